@@ -1,0 +1,29 @@
+// core/clock.cpp — see clock.h.
+#include "core/clock.h"
+
+#include <ctime>
+#include <cstdio>
+
+namespace pts::core {
+
+static uint64_t read_clock(clockid_t id) {
+  timespec ts{};
+  clock_gettime(id, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+uint64_t monotonic_ns() { return read_clock(CLOCK_MONOTONIC); }
+uint64_t wall_ns() { return read_clock(CLOCK_REALTIME); }
+
+std::string iso8601_utc(uint64_t ns) {
+  time_t secs = static_cast<time_t>(ns / 1000000000ull);
+  unsigned ms = static_cast<unsigned>((ns / 1000000ull) % 1000ull);
+  tm t{};
+  gmtime_r(&secs, &t);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", t.tm_year + 1900, t.tm_mon + 1,
+                t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, ms);
+  return buf;
+}
+
+}  // namespace pts::core

@@ -1,0 +1,51 @@
+// engine/io_engine.h — the load-generator contract. pts/ and app/ see only this interface;
+// the liburing implementation (the only code that includes liburing) lives behind
+// open_uring_engine(). A simulated engine in virtual time will implement the same interface.
+// May use: core, model.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/result.h"
+#include "model/access_spec.h"
+#include "model/cell.h"
+
+namespace pts::engine {
+
+/// What the engine opens. `size_bytes` bounds the ActiveRange; offsets and sizes are
+/// multiples of `logical_block_bytes`.
+struct IoTarget {
+  std::string path;
+  uint64_t size_bytes = 0;
+  uint32_t logical_block_bytes = 512;
+};
+
+/// Called about once per second from the runner thread with I/Os completed so far.
+using ProgressFn = std::function<void(double elapsed_seconds, uint64_t ios_done)>;
+
+class IoEngine {
+ public:
+  virtual ~IoEngine() = default;
+
+  /// Runs one access spec for spec.seconds (or until spec.bytes_limit bytes) and returns its
+  /// measured result. Cells run back to back on warm rings: threads and buffers persist
+  /// between calls. `abort` (may be null) ends the run early; the result then covers the
+  /// time actually run. I/O errors are counted in the result; a failure to run at all is an
+  /// Error.
+  virtual core::Result<model::CellResult> run(const model::AccessSpec& spec,
+                                              const std::atomic<bool>* abort = nullptr,
+                                              const ProgressFn& progress = {}) = 0;
+
+  /// Engine name and version for the run record, e.g. "io_uring (liburing 2.3)".
+  virtual std::string describe() const = 0;
+};
+
+/// Opens TARGET with O_DIRECT and prepares an io_uring engine. Fails with BadInput when the
+/// target cannot be opened for direct I/O (never falls back to buffered I/O).
+core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target, bool writable);
+
+}  // namespace pts::engine

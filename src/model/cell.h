@@ -1,0 +1,55 @@
+// model/cell.h — the measured result of one access spec (one cell of a round, a WIPC pass
+// or `ptsuite spec`). May use: core.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/access_spec.h"
+
+namespace pts::model {
+
+/// Latency statistics. min/max are exact; percentiles come from the log-linear histogram
+/// (relative error stated in `percentile_rel_error`).
+struct LatencySummary {
+  uint64_t samples = 0;
+  double mean_ns = 0;
+  uint64_t min_ns = 0;
+  uint64_t max_ns = 0;
+  uint64_t p50_ns = 0;
+  uint64_t p99_ns = 0;
+  uint64_t p99_9_ns = 0;
+  uint64_t p99_99_ns = 0;
+  uint64_t p99_999_ns = 0;
+  double percentile_rel_error = 0;  ///< bound on |reported − exact| / exact for percentiles
+};
+
+/// Result of running one AccessSpec.
+struct CellResult {
+  std::string cell_id;        ///< e.g. "rw65-bs4096"; empty for ad-hoc specs
+  AccessSpec spec;            ///< as run, with the seed actually used
+  uint64_t started_wall_ns = 0;
+  double seconds = 0;         ///< measured duration of the I/O phase
+  uint64_t read_ios = 0;
+  uint64_t write_ios = 0;
+  uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;
+  double read_iops = 0;
+  double write_iops = 0;
+  double iops = 0;            ///< read + write
+  double mbps = 0;            ///< (read + write bytes) / 10^6 / seconds
+  double read_mbps = 0;
+  double write_mbps = 0;
+  LatencySummary latency;     ///< all I/Os
+  LatencySummary read_latency;
+  LatencySummary write_latency;
+  double cpu_usr_pct = 0;     ///< process user CPU / wall × 100 (100 = one core)
+  double cpu_sys_pct = 0;
+  double littles_law_oio = 0; ///< iops × mean latency; ≈ TC×QD when the engine keeps up
+  std::vector<uint64_t> ios_per_second;  ///< completions in each whole second
+  uint64_t io_errors = 0;
+  std::string error;          ///< first I/O error, if any
+};
+
+}  // namespace pts::model

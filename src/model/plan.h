@@ -1,0 +1,76 @@
+// model/plan.h — a fully resolved PTS test plan: what config/ produces from a tests-pts
+// definition plus CLI overrides, what pts/ executes and what the run record stores.
+// May use: core.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/access_spec.h"
+#include "model/purge.h"
+
+namespace pts::model {
+
+/// The quantity of a cell that a Tracking Variable follows round by round.
+enum class Metric {
+  Iops,          ///< read + write IOPS
+  Mbps,          ///< MB/s (10^6 B/s)
+  MeanLatencyNs, ///< ART
+  MaxLatencyNs   ///< MRT
+};
+
+/// A Tracking Variable: one metric of one cell, tested for steady state.
+struct TrackingVariable {
+  std::string cell_id;
+  Metric metric = Metric::Iops;
+  std::string label;  ///< e.g. "RND 4 KiB 0/100 IOPS"
+};
+
+/// One cell of the test matrix (one access spec within a Round).
+struct CellPlan {
+  std::string id;     ///< stable id, e.g. "rw65-bs4096"
+  std::string label;  ///< e.g. "4 KiB 65/35"
+  AccessSpec spec;
+  bool applicable = true;              ///< false e.g. for 0.5 KiB on a 4Kn namespace
+  std::string not_applicable_reason;
+};
+
+/// A sub-test with its own purge and WIPC (Throughput has SEQ 128 KiB and SEQ 1024 KiB).
+struct SubTestPlan {
+  std::string id;      ///< "main", "bs128k", "bs1024k"
+  std::string title;   ///< e.g. "TP – SEQ 1024KiB"
+  bool purge = true;
+  bool wipc_enabled = true;
+  AccessSpec wipc;     ///< bytes_limit = multiple × capacity × ActiveRange
+  std::vector<CellPlan> cells;  ///< in spec order: R/W mix outer, block size inner
+  std::vector<TrackingVariable> tracking;
+};
+
+/// A resolved test plan.
+struct TestPlan {
+  std::string test_id;        ///< "iops", "throughput", "latency"
+  std::string title;          ///< "IOPS"
+  std::string pts_edition;    ///< "pts-e-1.1" | "pts-2.0.2"
+  std::string device_class;   ///< "enterprise" | "client"
+  std::string template_name;  ///< report layout in templates/
+  std::string definition_file;
+  bool write_cache_enabled = false;  ///< required cache state (E: disabled, C: enabled)
+  double active_range_pct = 100.0;
+  uint32_t threads = 1;              ///< TC for WIPC and rounds
+  uint32_t queue_depth = 1;          ///< QD per thread
+  double cell_seconds = 60.0;        ///< as run
+  double spec_cell_seconds = 60.0;   ///< as the spec requires
+  uint32_t window_rounds = 5;        ///< Measurement Window length
+  uint32_t max_rounds = 25;
+  bool continue_past_max = false;
+  double wipc_capacity_multiple = 2.0;
+  double data_excursion_limit = 0.20;   ///< of the window average
+  double slope_excursion_limit = 0.10;  ///< of the window average
+  PurgeMethod purge_method = PurgeMethod::None;
+  bool purge_auto = true;
+  std::string data_pattern = "random";
+  std::vector<SubTestPlan> subtests;
+};
+
+}  // namespace pts::model

@@ -1,0 +1,54 @@
+// model/purge.h — the record of one purge: method, the exact command, its status, how
+// long it took and whether verification proved it. May use: core.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pts::model {
+
+/// Purge methods, strongest first. `Discard` and `Recreate` are not SNIA purges (deviations).
+enum class PurgeMethod {
+  SanitizeCrypto,
+  SanitizeBlock,
+  FormatCrypto,
+  FormatUser,
+  Discard,   ///< BLKDISCARD on a block device
+  Recreate,  ///< file target: truncate and re-create
+  None       ///< operator chose no purge (deviation)
+};
+
+/// Result of reading back the sampled pattern after a purge.
+struct PurgeVerification {
+  bool performed = false;
+  bool passed = false;
+  uint32_t sampled_blocks = 0;
+  uint32_t blocks_still_holding_pattern = 0;
+  std::string expectation;  ///< e.g. "zeroes (deallocated reads zeroes)", "not the pattern"
+  std::string detail;
+};
+
+/// Everything about one purge (design: PurgeRecord).
+struct PurgeRecord {
+  PurgeMethod method = PurgeMethod::None;
+  bool chosen_automatically = true;
+  std::string reason;               ///< why this method (capabilities, operator choice)
+  uint8_t opcode = 0;               ///< admin opcode (0x84 Sanitize, 0x80 Format NVM)
+  uint32_t nsid = 0;
+  std::vector<uint32_t> cdw;        ///< cdw10..cdw15 as sent
+  bool success = false;
+  std::optional<uint8_t> status_sct;
+  std::optional<uint8_t> status_sc;
+  int sys_errno = 0;
+  std::string status_text;
+  uint64_t started_wall_ns = 0;
+  uint64_t duration_ns = 0;
+  uint32_t progress_polls = 0;
+  PurgeVerification verification;
+  bool is_snia_purge = false;       ///< false for Discard/Recreate/None
+  bool accepted_by_operator = false;///< a failed/unverified purge the operator accepted
+};
+
+}  // namespace pts::model

@@ -1,0 +1,99 @@
+// model/run_record.h — the canonical record of a run (run.json): enough to recompute every
+// reported number without the device. May use: core.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cell.h"
+#include "model/device.h"
+#include "model/plan.h"
+#include "model/purge.h"
+#include "model/verdict.h"
+
+namespace pts::model {
+
+inline constexpr int kRunRecordSchemaVersion = 1;
+
+/// A preconditioning pass (WIPC), as run.
+struct PreconditionRecord {
+  std::string kind = "WIPC";
+  uint64_t target_bytes = 0;   ///< what the plan asked for (2 × capacity × AR)
+  uint64_t bytes_written = 0;
+  bool completed = false;
+  CellResult result;
+};
+
+/// One Round: every applicable cell of the matrix, in order.
+struct RoundRecord {
+  uint32_t round = 0;  ///< 1-based
+  uint64_t started_wall_ns = 0;
+  uint64_t ended_wall_ns = 0;
+  std::vector<CellResult> cells;
+  uint64_t max_cell_gap_ns = 0;   ///< idle time between consecutive cells
+  double mean_cell_gap_ns = 0;
+  std::optional<SteadyStateVerdict> verdict;  ///< from round window_rounds on
+};
+
+/// Progress and results of one sub-test.
+struct SubTestRecord {
+  std::string id;
+  std::optional<PurgeRecord> purge;
+  std::optional<PreconditionRecord> wipc;
+  std::vector<RoundRecord> rounds;
+  bool complete = false;
+  bool steady_state_reached = false;
+  uint32_t window_first_round = 0;  ///< Measurement Window reported (x−4 … x)
+  uint32_t window_last_round = 0;
+  std::optional<SteadyStateVerdict> final_verdict;
+};
+
+/// Anything that departs from the spec, in plain words; printed on every report sheet.
+struct Deviation {
+  std::string code;  ///< stable key, e.g. "cell-seconds", "purge-discard", "resume-gap"
+  std::string text;
+};
+
+/// A state-machine transition, journaled as it happens.
+struct Transition {
+  std::string state;     ///< "Identify", "Guard", "Purge", "VerifyPurge", "WIPC", "Round", ...
+  std::string subtest;
+  uint32_t round = 0;
+  uint64_t wall_ns = 0;
+  std::string detail;
+};
+
+struct HostInfo {
+  std::string hostname;
+  std::string cpu_model;
+  uint32_t cpu_count = 0;
+  uint64_t memory_bytes = 0;
+  std::string os;
+  std::string kernel;
+};
+
+enum class RunState { Running, Complete, Interrupted, Failed };
+
+/// The whole run.
+struct RunRecord {
+  int schema_version = kRunRecordSchemaVersion;
+  std::string tool_version;
+  std::string git_revision;
+  std::string run_id;
+  std::string command_line;
+  HostInfo host;
+  uint64_t started_wall_ns = 0;
+  uint64_t ended_wall_ns = 0;
+  RunState state = RunState::Running;
+  std::string failure;
+  DeviceIdentity device;
+  WriteCacheState write_cache = WriteCacheState::Unknown;
+  TestPlan plan;
+  std::vector<SubTestRecord> subtests;
+  std::vector<Deviation> deviations;
+  std::vector<Transition> transitions;
+};
+
+}  // namespace pts::model

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what ptsuite needs to build and test on Debian 12 (root or sudo). Idempotent:
+# apt-get runs only when a package is missing.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config git
+      libnvme-dev libjson-c-dev liburing-dev libeigen3-dev libxlsxwriter-dev libgtest-dev
+      libtomlplusplus-dev nlohmann-json3-dev libcli11-dev)
+if [ "${1:-}" = "--test" ]; then
+  # tests: fio (agreement test), openpyxl (xlsx golden tests), LibreOffice + poppler (render
+  # check), QEMU + guest tools (the NVMe VM harness), util-linux/e2fsprogs/fdisk (guard tests)
+  pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui poppler-utils
+         qemu-system-x86 busybox-static nvme-cli cpio kmod xz-utils
+         util-linux e2fsprogs fdisk time)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
