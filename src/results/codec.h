@@ -1,0 +1,133 @@
+// results/codec.h — RunRecord and every model record <-> JSON (nlohmann). Field names in
+// JSON are the C++ member names (documented in docs/run-record.md); missing keys take the
+// member's default, so older records load into newer code. Enums are lower-case strings.
+// May use: core, model, nlohmann_json.
+#pragma once
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "model/access_spec.h"
+#include "model/cell.h"
+#include "model/device.h"
+#include "model/plan.h"
+#include "model/purge.h"
+#include "model/run_record.h"
+#include "model/verdict.h"
+
+// std::optional<T> <-> null or value.
+namespace nlohmann {
+template <typename T>
+struct adl_serializer<std::optional<T>> {
+  static void to_json(json& j, const std::optional<T>& v) {
+    if (v) j = *v;
+    else j = nullptr;
+  }
+  static void from_json(const json& j, std::optional<T>& v) {
+    if (j.is_null()) v.reset();
+    else v = j.get<T>();
+  }
+};
+}  // namespace nlohmann
+
+namespace pts::model {
+
+NLOHMANN_JSON_SERIALIZE_ENUM(AccessPattern, {{AccessPattern::Random, "random"},
+                                             {AccessPattern::Sequential, "sequential"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(TargetKind, {{TargetKind::NvmeNamespace, "nvme-namespace"},
+                                          {TargetKind::BlockDevice, "block-device"},
+                                          {TargetKind::File, "file"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(WriteCacheState, {{WriteCacheState::Unknown, "unknown"},
+                                               {WriteCacheState::NotPresent, "no-volatile-cache"},
+                                               {WriteCacheState::Enabled, "enabled"},
+                                               {WriteCacheState::Disabled, "disabled"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(PurgeMethod, {{PurgeMethod::None, "none"},
+                                           {PurgeMethod::SanitizeCrypto, "sanitize-crypto"},
+                                           {PurgeMethod::SanitizeBlock, "sanitize-block"},
+                                           {PurgeMethod::FormatCrypto, "format-crypto"},
+                                           {PurgeMethod::FormatUser, "format-user"},
+                                           {PurgeMethod::Discard, "discard"},
+                                           {PurgeMethod::Recreate, "recreate"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(Metric, {{Metric::Iops, "iops"},
+                                      {Metric::Mbps, "mbps"},
+                                      {Metric::MeanLatencyNs, "mean_latency_ns"},
+                                      {Metric::MaxLatencyNs, "max_latency_ns"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(RunState, {{RunState::Running, "running"},
+                                        {RunState::Complete, "complete"},
+                                        {RunState::Interrupted, "interrupted"},
+                                        {RunState::Failed, "failed"}})
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BlockSizeShare, bytes, percent)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSpec, pattern, read_pct, block_bytes, bs_split,
+                                                threads, queue_depth, seconds, bytes_limit,
+                                                active_range_pct, rate_iops, seed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
+                                                p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
+                                                percentile_rel_error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, started_wall_ns, seconds,
+                                                read_ios, write_ios, read_bytes, write_bytes, read_iops,
+                                                write_iops, iops, mbps, read_mbps, write_mbps, latency,
+                                                read_latency, write_latency, cpu_usr_pct, cpu_sys_pct,
+                                                littles_law_oio, ios_per_second, io_errors, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
+                                                crypto_erase_in_format, format_applies_to_all_namespaces,
+                                                sanitize_crypto_erase, sanitize_block_erase,
+                                                sanitize_overwrite, volatile_write_cache_present,
+                                                deallocated_reads_zeroes, discard)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HealthSummary, temperature_c, percentage_used,
+                                                media_errors, data_units_written, data_units_read,
+                                                power_on_hours, critical_warning)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceIdentity, kind, path, manufacturer, model, serial,
+                                                firmware, interface, nvme_version, namespace_id,
+                                                capacity_bytes, lba_size, lba_metadata_bytes,
+                                                lba_format_index, physical_block_bytes, capabilities,
+                                                health)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, performed, passed, sampled_blocks,
+                                                blocks_still_holding_pattern, expectation, detail)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeRecord, method, chosen_automatically, reason, opcode,
+                                                nsid, cdw, success, status_sct, status_sc, sys_errno,
+                                                status_text, started_wall_ns, duration_ns, progress_polls,
+                                                verification, is_snia_purge, accepted_by_operator)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrackingVariable, cell_id, metric, label)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellPlan, id, label, spec, applicable,
+                                                not_applicable_reason)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestPlan, id, title, purge, wipc_enabled, wipc, cells,
+                                                tracking)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_edition, device_class,
+                                                template_name, definition_file, write_cache_enabled,
+                                                active_range_pct, threads, queue_depth, cell_seconds,
+                                                spec_cell_seconds, window_rounds, max_rounds,
+                                                continue_past_max, wipc_capacity_multiple,
+                                                data_excursion_limit, slope_excursion_limit,
+                                                purge_method, purge_auto, data_pattern, subtests)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WindowAssessment, first_round, last_round, values,
+                                                average, slope, intercept, data_excursion,
+                                                slope_excursion, allowed_data_excursion,
+                                                allowed_slope_excursion, data_ok, slope_ok, steady)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrackingVerdict, variable, window)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SteadyStateVerdict, round, steady, variables)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PreconditionRecord, kind, target_bytes, bytes_written,
+                                                completed, result)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RoundRecord, round, started_wall_ns, ended_wall_ns, cells,
+                                                max_cell_gap_ns, mean_cell_gap_ns, verdict)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, wipc, rounds, complete,
+                                                steady_state_reached, window_first_round,
+                                                window_last_round, final_verdict)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
+                                                os, kernel)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
+                                                run_id, command_line, host, started_wall_ns,
+                                                ended_wall_ns, state, failure, device, write_cache,
+                                                plan, subtests, deviations, transitions)
+
+}  // namespace pts::model
+
+namespace pts::results {
+
+/// Serialises a record as run.json text (pretty-printed, stable key order).
+std::string run_record_to_json_text(const model::RunRecord& record);
+
+}  // namespace pts::results

@@ -1,0 +1,110 @@
+// Round-trip and compatibility tests for the run-record codec and run.json store.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "results/codec.h"
+#include "results/run_store.h"
+
+using namespace pts;
+
+namespace {
+
+model::RunRecord sample_record() {
+  model::RunRecord r;
+  r.tool_version = "0.1.0";
+  r.git_revision = "abc";
+  r.device.kind = model::TargetKind::NvmeNamespace;
+  r.device.serial = "deadbeef";
+  r.device.capacity_bytes = 256ull << 20;
+  r.device.health.temperature_c = 50;
+  r.write_cache = model::WriteCacheState::Disabled;
+  r.plan.test_id = "iops";
+  r.plan.subtests.push_back({});
+  r.plan.subtests[0].cells.push_back({"rw0-bs4096", "4 KiB 0/100", {}, true, ""});
+  r.plan.subtests[0].tracking.push_back({"rw0-bs4096", model::Metric::Iops, "RND 4 KiB 0/100 IOPS"});
+  model::SubTestRecord st;
+  st.id = "main";
+  model::PurgeRecord p;
+  p.method = model::PurgeMethod::FormatUser;
+  p.cdw = {0x200, 0, 0, 0, 0, 0};
+  p.status_sct = 0;
+  p.status_sc = 0;
+  st.purge = p;
+  model::RoundRecord round;
+  round.round = 1;
+  model::CellResult c;
+  c.cell_id = "rw0-bs4096";
+  c.iops = 12345.678901234;
+  c.latency.mean_ns = 81.25;
+  c.ios_per_second = {1, 2, 3};
+  round.cells.push_back(c);
+  model::SteadyStateVerdict v;
+  v.round = 1;
+  v.variables.push_back({r.plan.subtests[0].tracking[0], {}});
+  v.variables[0].window.values = {1.5, 2.5};
+  round.verdict = v;
+  st.rounds.push_back(round);
+  r.subtests.push_back(st);
+  r.deviations.push_back({"cell-seconds", "cells ran 1 s instead of 60 s"});
+  return r;
+}
+
+}  // namespace
+
+TEST(Codec, RoundTripKeepsEveryValue) {
+  const auto r = sample_record();
+  auto back = results::parse_run_json(results::run_record_to_json_text(r), "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(results::run_record_to_json_text(*back), results::run_record_to_json_text(r));
+  EXPECT_DOUBLE_EQ(back->subtests[0].rounds[0].cells[0].iops, 12345.678901234);
+  ASSERT_TRUE(back->subtests[0].purge.has_value());
+  EXPECT_EQ(back->subtests[0].purge->method, model::PurgeMethod::FormatUser);
+  EXPECT_EQ(*back->device.health.temperature_c, 50);
+  EXPECT_FALSE(back->device.health.media_errors.has_value());
+}
+
+TEST(Codec, EnumsAreReadableStrings) {
+  nlohmann::json j = sample_record();
+  EXPECT_EQ(j["write_cache"], "disabled");
+  EXPECT_EQ(j["device"]["kind"], "nvme-namespace");
+  EXPECT_EQ(j["subtests"][0]["purge"]["method"], "format-user");
+  EXPECT_EQ(j["plan"]["subtests"][0]["tracking"][0]["metric"], "iops");
+}
+
+TEST(Codec, MissingKeysTakeDefaults) {
+  auto r = results::parse_run_json(R"({"schema_version":1,"plan":{"test_id":"iops"}})", "mem");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(r->plan.window_rounds, 5u);
+  EXPECT_EQ(r->plan.max_rounds, 25u);
+  EXPECT_EQ(r->state, model::RunState::Running);
+}
+
+TEST(RunStore, RejectsNewerSchemaAndGarbage) {
+  auto newer = results::parse_run_json(R"({"schema_version":999})", "x/run.json");
+  ASSERT_FALSE(newer.ok());
+  EXPECT_EQ(newer.error().kind, core::ErrorKind::BadInput);
+  EXPECT_NE(newer.error().message().find("newer"), std::string::npos);
+  auto garbage = results::parse_run_json("{nope", "x/run.json");
+  ASSERT_FALSE(garbage.ok());
+  EXPECT_NE(garbage.error().message().find("x/run.json"), std::string::npos);
+  auto not_record = results::parse_run_json("[1,2]", "x/run.json");
+  EXPECT_FALSE(not_record.ok());
+}
+
+TEST(RunStore, SaveThenLoadAndMissingDirectory) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("pts-runstore-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  ASSERT_TRUE(results::save_run_json(sample_record(), dir.string()).ok());
+  EXPECT_FALSE(fs::exists(dir / "run.json.tmp"));
+  auto back = results::load_run_json(dir.string());
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->device.serial, "deadbeef");
+  fs::remove_all(dir);
+  auto missing = results::load_run_json(dir.string());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().kind, core::ErrorKind::BadInput);
+}
