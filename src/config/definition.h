@@ -1,0 +1,108 @@
+// config/definition.h — a PTS test definition as read from tests-pts/<test>.toml: the
+// declarative matrix, durations, preconditioning and the per-edition / per-class settings
+// (write cache, ActiveRange, TC/QD, Tracking Variables). Loading validates everything and
+// reports every problem at once as "file:line: message". May use: core, model
+// (toml++ only inside definition_loader.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "model/access_spec.h"
+#include "model/plan.h"
+
+namespace pts::config {
+
+/// How binding the definition's TC/QD is for an edition/class (decides whether an override
+/// is a deviation).
+enum class TcQdRule {
+  Required,       ///< the spec fixes TC/QD (Latency: TC 1 / QD 1): an override is a deviation
+  Recommended,    ///< the spec recommends it (PTS 2.0.2): an override is a deviation
+  OperatorChoice  ///< the spec leaves it to the operator (PTS-E 1.1): ptsuite default, recorded
+};
+
+/// A Tracking Variable as written in a definition: one metric of the cell (read_pct, block).
+struct TrackingDef {
+  uint32_t read_pct = 0;
+  uint32_t block_bytes = 0;
+  model::Metric metric = model::Metric::Iops;
+  int line = 0;  ///< source line, for messages
+};
+
+/// Settings of one edition × class, e.g. [editions."pts-2.0.2".enterprise].
+struct ClassSettings {
+  bool write_cache_enabled = false;   ///< required cache state (WCE / WCD)
+  double active_range_pct = 100.0;    ///< the spec's ActiveRange for this class
+  uint32_t threads = 1;               ///< TC
+  uint32_t queue_depth = 1;           ///< QD per thread
+  TcQdRule tc_qd_rule = TcQdRule::OperatorChoice;
+  std::vector<TrackingDef> tracking;  ///< each belongs to the sub-test holding its cell
+  std::vector<std::string> subtests;  ///< sub-test ids run in this class; empty = all
+  int line = 0;
+};
+
+/// A sub-test with its own purge and WIPC ([[subtest]]); a test without [[subtest]] has one
+/// implicit sub-test "main" using the [matrix] block sizes.
+struct SubTestDef {
+  std::string id;
+  std::string title;
+  std::vector<uint32_t> block_sizes;  ///< bytes, in spec order (largest first)
+  int line = 0;
+};
+
+/// A whole definition file, validated.
+struct TestDefinition {
+  std::string file;                  ///< path it was loaded from
+  std::string id;                    ///< "iops"
+  std::string title;                 ///< "IOPS"
+  std::vector<std::string> aliases;  ///< CLI aliases, e.g. "tp"
+  std::string template_name;         ///< report layout in templates/
+  std::string description;
+
+  // [steady_state]
+  double cell_seconds = 60.0;        ///< the spec's cell duration
+  uint32_t window_rounds = 5;        ///< Measurement Window length
+  uint32_t max_rounds = 25;
+  double data_excursion_pct = 20.0;  ///< allowed Data Excursion, % of window average
+  double slope_excursion_pct = 10.0; ///< allowed Slope Excursion, % of window average
+
+  // [preconditioning]
+  bool purge = true;
+  bool wipc = true;
+  double wipc_capacity_multiple = 2.0;  ///< WIPC writes multiple × capacity × AR
+  uint32_t wipc_block_bytes = 0;        ///< SEQ write block; 0 = the sub-test's block size
+
+  // [matrix]: R/W mix outer loop, block size inner loop
+  model::AccessPattern pattern = model::AccessPattern::Random;
+  std::vector<uint32_t> rw_mix;       ///< read % in spec order (100 … 0)
+  std::vector<uint32_t> block_sizes;  ///< bytes, spec order (1024 KiB … 0.5 KiB)
+  std::string data_pattern = "random";
+
+  std::vector<SubTestDef> subtests;   ///< never empty after loading ("main" if none written)
+
+  /// editions[edition][class], e.g. editions["pts-2.0.2"]["client"].
+  std::map<std::string, std::map<std::string, ClassSettings>> editions;
+};
+
+/// Reads and validates a definition file. Every problem (TOML syntax, unknown key, wrong
+/// type, negative or zero duration, bad block size, tracking cell outside the matrix, ...)
+/// is reported in one BadInput error, one message per problem, "file:line: message".
+core::Result<TestDefinition> load_definition(const std::string& path);
+
+/// The same from text already in memory (`file` is used in messages only).
+core::Result<TestDefinition> parse_definition(const std::string& text, const std::string& file);
+
+/// Known editions ("pts-e-1.1", "pts-2.0.2") and classes ("enterprise", "client").
+const std::vector<std::string>& known_editions();
+const std::vector<std::string>& known_classes();
+
+/// Stable cell id, e.g. cell_id(65, 4096) == "rw65-bs4096".
+std::string cell_id(uint32_t read_pct, uint32_t block_bytes);
+
+/// Metric names as written in definitions: "iops", "mbps", "mean_latency", "max_latency".
+const char* metric_name(model::Metric metric);
+
+}  // namespace pts::config

@@ -1,0 +1,62 @@
+// config/plan_resolver.h — turns a validated TestDefinition, the operator's RunOptions and
+// the target's identity into the model::TestPlan that pts/ executes, plus every departure
+// from the spec as a plain-words Deviation. Pure: no I/O. May use: core, model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/definition.h"
+#include "config/run_options.h"
+#include "core/result.h"
+#include "model/device.h"
+#include "model/plan.h"
+#include "model/run_record.h"
+
+namespace pts::config {
+
+/// A plan ready to run, and what in it departs from the spec.
+struct ResolvedPlan {
+  model::TestPlan plan;
+  std::vector<model::Deviation> deviations;
+  /// Plain-words notes that are not deviations (e.g. "TC/QD: PTS-E 1.1 leaves it to the
+  /// operator; ptsuite default TC 4 / QD 32"). Shown by `plan` and on the report.
+  std::vector<std::string> notes;
+};
+
+/// Resolves the plan. Cells come in spec order (R/W mix outer, block size inner) with ids
+/// like "rw65-bs4096"; cells whose block size is below (or not a multiple of) the target's
+/// LBA size are kept but marked not applicable with the reason, and recorded as a deviation.
+/// WIPC: SEQ write at the definition's WIPC block size (Throughput: the sub-test block size)
+/// with the plan TC/QD; bytes_limit = multiple × capacity × ActiveRange fraction, rounded
+/// down to a multiple of the block size.
+/// Deviations: cell seconds ≠ spec, max rounds ≠ spec, --continue-past-max, ActiveRange ≠
+/// the class's spec value, TC/QD ≠ required/recommended, purge none, file target, cells not
+/// applicable. BadInput errors (all at once): unknown edition/class, an edition/class the
+/// definition does not define, a Tracking Variable whose cell is not applicable, zero
+/// capacity, WIPC smaller than one block, max rounds < window.
+core::Result<ResolvedPlan> resolve_plan(const TestDefinition& definition, const RunOptions& options,
+                                        const model::DeviceIdentity& identity);
+
+/// Worst-case duration of a resolved plan, excluding WIPC (its time depends on the drive).
+struct PlanDuration {
+  struct SubTest {
+    std::string id;
+    uint32_t applicable_cells = 0;
+    double round_seconds = 0;       ///< applicable cells × cell seconds
+    double max_rounds_seconds = 0;  ///< max rounds × round seconds
+    uint64_t wipc_bytes = 0;
+  };
+  std::vector<SubTest> subtests;
+  double rounds_seconds = 0;  ///< sum over sub-tests, excluding WIPC
+  bool unbounded = false;     ///< continue_past_max: no upper bound
+};
+
+PlanDuration estimate_duration(const model::TestPlan& plan);
+
+/// The nominal identity used by `ptsuite plan` without a TARGET: a 1 TiB NVMe namespace with
+/// 512-byte LBAs (model "nominal"), so that WIPC bytes and cell applicability can be shown.
+model::DeviceIdentity nominal_identity(uint64_t capacity_bytes = 1ull << 40, uint32_t lba_size = 512);
+
+}  // namespace pts::config

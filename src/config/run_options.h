@@ -1,0 +1,56 @@
+// config/run_options.h — the run overrides an operator may give (`ptsuite run` and
+// `ptsuite plan` share them): edition, class, cell seconds, rounds, TC/QD, ActiveRange,
+// purge method. Parsing helpers collect messages instead of failing at the first.
+// May use: core, model.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/purge.h"
+
+namespace pts::config {
+
+/// Operator overrides; an unset optional means "as the definition / spec says".
+struct RunOptions {
+  std::string pts_edition = "pts-2.0.2";  ///< --pts pts-e-1.1|pts-2.0.2
+  std::string device_class = "enterprise";///< --class enterprise|client
+  std::optional<double> cell_seconds;     ///< --cell-seconds S (fractional, > 0)
+  std::optional<uint32_t> max_rounds;     ///< --max-rounds N (≥ window)
+  bool continue_past_max = false;         ///< --continue-past-max: keep going until steady
+  std::optional<uint32_t> threads;        ///< --threads TC
+  std::optional<uint32_t> queue_depth;    ///< --oio QD (per thread)
+  std::optional<double> active_range_pct; ///< --active-range PCT (0 < PCT ≤ 100)
+  std::optional<model::PurgeMethod> purge;///< --purge METHOD; nullopt = auto
+  std::optional<uint64_t> seed;           ///< --seed N; nullopt = a fresh seed per run
+};
+
+/// One run option flag and its help text (for `--help` output).
+struct RunOptionHelp {
+  const char* flag;
+  const char* value;  ///< "" for a switch
+  const char* help;
+};
+
+/// The run option flags, in help order.
+const std::vector<RunOptionHelp>& run_option_flags();
+
+/// True when `flag` (e.g. "--cell-seconds") is a run option; `takes_value` tells whether it
+/// needs a value (every option except --continue-past-max).
+bool is_run_option(std::string_view flag, bool* takes_value = nullptr);
+
+/// Applies one run option. Returns an empty string on success, else a message naming the
+/// flag and the bad value (e.g. "--cell-seconds: '-5' is not a positive number of seconds").
+std::string set_run_option(RunOptions& options, std::string_view flag, std::string_view value);
+
+/// "auto" → nullopt; "sanitize-crypto", "sanitize-block", "format-crypto", "format-user",
+/// "discard", "none" → the method. Unknown names: returns false.
+bool parse_purge_method(std::string_view name, std::optional<model::PurgeMethod>& out);
+
+/// The CLI name of a purge method ("sanitize-crypto", ..., "recreate", "none").
+const char* purge_method_name(model::PurgeMethod method);
+
+}  // namespace pts::config
