@@ -34,7 +34,26 @@ struct RoundRecord {
   std::vector<CellResult> cells;
   uint64_t max_cell_gap_ns = 0;   ///< idle time between consecutive cells
   double mean_cell_gap_ns = 0;
+  /// Every measured gap (one run() returning to the next starting) that preceded a cell of
+  /// this round, in order; the first cell after a start or resume has none.
+  std::vector<uint64_t> cell_gaps_ns;
   std::optional<SteadyStateVerdict> verdict;  ///< from round window_rounds on
+};
+
+/// The reported value of one cell: the mean over the Measurement Window only (rounds
+/// window_first_round … window_last_round); MRT is the maximum over the window.
+struct CellWindowResult {
+  std::string cell_id;
+  uint32_t rounds = 0;          ///< rounds averaged (5, or fewer when the cap was lower)
+  double iops = 0;
+  double read_iops = 0;
+  double write_iops = 0;
+  double mbps = 0;
+  double read_mbps = 0;
+  double write_mbps = 0;
+  double mean_latency_ns = 0;   ///< ART: mean of the per-round means
+  uint64_t max_latency_ns = 0;  ///< MRT: maximum over the window
+  double p99_999_latency_ns = 0;///< mean of the per-round 99.999th percentiles
 };
 
 /// Progress and results of one sub-test.
@@ -48,6 +67,7 @@ struct SubTestRecord {
   uint32_t window_first_round = 0;  ///< Measurement Window reported (x−4 … x)
   uint32_t window_last_round = 0;
   std::optional<SteadyStateVerdict> final_verdict;
+  std::vector<CellWindowResult> window_results;  ///< one per applicable cell, in plan order
 };
 
 /// Anything that departs from the spec, in plain words; printed on every report sheet.

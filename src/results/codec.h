@@ -110,10 +110,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SteadyStateVerdict, round, stead
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PreconditionRecord, kind, target_bytes, bytes_written,
                                                 completed, result)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RoundRecord, round, started_wall_ns, ended_wall_ns, cells,
-                                                max_cell_gap_ns, mean_cell_gap_ns, verdict)
+                                                max_cell_gap_ns, mean_cell_gap_ns, cell_gaps_ns, verdict)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellWindowResult, cell_id, rounds, iops, read_iops,
+                                                write_iops, mbps, read_mbps, write_mbps,
+                                                mean_latency_ns, max_latency_ns, p99_999_latency_ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, wipc, rounds, complete,
                                                 steady_state_reached, window_first_round,
-                                                window_last_round, final_verdict)
+                                                window_last_round, final_verdict, window_results)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
