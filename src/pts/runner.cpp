@@ -1,0 +1,233 @@
+// pts/runner.cpp — see runner.h.
+#include "pts/runner.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/clock.h"
+#include "device/confirm.h"
+#include "pts/procedure.h"
+#include "pts/run_context.h"
+#include "results/record_builder.h"
+
+namespace pts::runner {
+
+namespace {
+
+using core::ErrorKind;
+
+const char* cache_name(model::WriteCacheState s) {
+  switch (s) {
+    case model::WriteCacheState::NotPresent: return "no volatile write cache";
+    case model::WriteCacheState::Enabled: return "enabled";
+    case model::WriteCacheState::Disabled: return "disabled";
+    case model::WriteCacheState::Unknown: break;
+  }
+  return "unknown";
+}
+
+/// Brings the write cache to the plan's state. Returns the state and, when it could not be
+/// brought there, a deviation text.
+std::pair<model::WriteCacheState, std::string> apply_write_cache(device::TargetDevice& dev, const model::TestPlan& plan) {
+  const auto want = plan.write_cache_enabled ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
+  const std::string want_text = plan.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)";
+  auto cur = dev.write_cache();
+  if (!cur.ok())
+    return {model::WriteCacheState::Unknown,
+            "the write cache state could not be read (" + cur.error().message() + "); the plan requires it " + want_text};
+  if (*cur == model::WriteCacheState::NotPresent) {
+    if (plan.write_cache_enabled)
+      return {*cur, "the target has no volatile write cache; the plan asks for it enabled (WCE)"};
+    return {*cur, ""};
+  }
+  if (*cur == want) return {*cur, ""};
+  auto set = dev.set_write_cache(plan.write_cache_enabled);
+  if (!set.ok())
+    return {*cur, std::string("the write cache is ") + cache_name(*cur) + " and could not be set " + want_text + " (" +
+                      set.error().message() + ")"};
+  if (*set != want)
+    return {*set, std::string("the write cache stayed ") + cache_name(*set) + "; the plan requires it " + want_text};
+  return {*set, ""};
+}
+
+model::Transition make_transition(core::Clock& clock, const std::string& state, const std::string& detail) {
+  model::Transition t;
+  t.state = state;
+  t.wall_ns = clock.wall_ns();
+  t.detail = detail;
+  return t;
+}
+
+std::string identity_text(const model::DeviceIdentity& id) {
+  return id.model + " serial " + id.serial + " firmware " + id.firmware + ", " + std::to_string(id.capacity_bytes) +
+         " bytes";
+}
+
+/// Runs every sub-test that is not complete, then finishes the record.
+RunResult execute(RunContext& ctx) {
+  RunResult out;
+  out.journaled = true;
+  auto fail = [&](core::Error e) {
+    (void)ctx.transition("Failed", 0, 0, e.message());
+    (void)ctx.finish(model::RunState::Failed, e.message());
+    out.record = ctx.record();
+    out.error = std::move(e);
+    return out;
+  };
+  const Procedure* proc = find_procedure(ctx.record().plan.test_id);
+  if (!proc)
+    return fail(core::Error(ErrorKind::Internal, "no procedure runs test '" + ctx.record().plan.test_id + "'"));
+  for (size_t i = 0; i < ctx.record().subtests.size(); ++i) {
+    auto step = proc->run_subtest(ctx, i);
+    if (!step.ok()) return fail(step.take_error());
+    if (*step == StepOutcome::Interrupted) {
+      auto st = ctx.transition("Interrupted", i, 0, "stopped by the operator; " + describe_position(ctx.record()));
+      if (st.ok()) st = ctx.finish(model::RunState::Interrupted, "interrupted by the operator");
+      out.record = ctx.record();
+      if (!st.ok()) out.error = st.take_error();
+      return out;
+    }
+  }
+  auto st = ctx.finish(model::RunState::Complete, "");
+  out.record = ctx.record();
+  if (!st.ok()) out.error = st.take_error();
+  return out;
+}
+
+/// Wall time of the last thing the journal knows happened.
+uint64_t last_event_wall_ns(const model::RunRecord& r) {
+  uint64_t t = std::max(r.started_wall_ns, r.ended_wall_ns);
+  for (const auto& tr : r.transitions) t = std::max(t, tr.wall_ns);
+  for (const auto& s : r.subtests) {
+    if (s.wipc) t = std::max(t, s.wipc->result.started_wall_ns + static_cast<uint64_t>(s.wipc->result.seconds * 1e9));
+    for (const auto& round : s.rounds) {
+      t = std::max(t, round.ended_wall_ns);
+      for (const auto& c : round.cells)
+        t = std::max(t, c.started_wall_ns + static_cast<uint64_t>(c.seconds * 1e9));
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string describe_position(const model::RunRecord& record) {
+  for (size_t i = 0; i < record.subtests.size(); ++i) {
+    const auto& s = record.subtests[i];
+    if (s.complete) continue;
+    std::string where = "sub-test " + s.id + ", ";
+    if (s.rounds.empty()) {
+      if (s.wipc && s.wipc->completed) return where + "WIPC done, before round 1";
+      if (s.purge) return where + "after the purge, before WIPC completed";
+      return where + "before the purge";
+    }
+    const auto& last = s.rounds.back();
+    size_t cells = 0;
+    if (i < record.plan.subtests.size())
+      for (const auto& c : record.plan.subtests[i].cells) cells += c.applicable ? 1 : 0;
+    if (last.ended_wall_ns == 0)
+      return where + "round " + std::to_string(last.round) + ", after cell " + std::to_string(last.cells.size()) +
+             " of " + std::to_string(cells);
+    return where + "after round " + std::to_string(last.round);
+  }
+  return "all sub-tests complete";
+}
+
+RunResult start_run(RunEnv& env, model::RunRecord header) {
+  RunResult out;
+  out.record = header;
+  auto id = env.device.identify();
+  if (!id.ok()) {
+    out.error = id.take_error();
+    return out;
+  }
+  if (!header.device.serial.empty()) {
+    auto same = device::check_identity_unchanged(header.device, *id);
+    if (!same.ok()) {
+      out.error = same.take_error();
+      return out;
+    }
+  }
+  header.device = *id;
+  header.transitions.push_back(make_transition(env.clock, "Identify", identity_text(*id)));
+  auto guard = env.device.guard();
+  if (!guard.ok()) {
+    out.error = guard.take_error();
+    return out;
+  }
+  header.transitions.push_back(make_transition(env.clock, "Guard", "passed"));
+  auto [cache, cache_problem] = apply_write_cache(env.device, header.plan);
+  header.write_cache = cache;
+  if (!cache_problem.empty()) header.deviations.push_back({"write-cache", cache_problem});
+  header.transitions.push_back(make_transition(env.clock, "WriteCache", cache_name(cache)));
+  header.state = model::RunState::Running;
+  if (header.started_wall_ns == 0) header.started_wall_ns = env.clock.wall_ns();
+  results::RecordBuilder shaped;  // sizes subtests from the plan, exactly as the journal will
+  (void)shaped.begin(header);
+  header = shaped.record();
+  auto st = env.sink.begin(header);
+  if (!st.ok()) {
+    out.error = st.take_error();
+    return out;
+  }
+  RunContext ctx(env, header);
+  return execute(ctx);
+}
+
+RunResult resume_run(RunEnv& env, model::RunRecord loaded) {
+  RunResult out;
+  out.record = loaded;
+  if (loaded.state == model::RunState::Complete) {
+    out.journaled = true;
+    return out;
+  }
+  auto id = env.device.identify();
+  if (!id.ok()) {
+    out.error = id.take_error();
+    return out;
+  }
+  auto same = device::check_identity_unchanged(loaded.device, *id);
+  if (!same.ok()) {
+    core::Error e = same.take_error();
+    e.messages.insert(e.messages.begin(), "resume refused: the target is not the drive this run started on");
+    out.error = std::move(e);
+    return out;
+  }
+  auto guard = env.device.guard();
+  if (!guard.ok()) {
+    out.error = guard.take_error();
+    return out;
+  }
+  const uint64_t now = env.clock.wall_ns();
+  const uint64_t last = last_event_wall_ns(loaded);
+  const double lost_s = now > last ? static_cast<double>(now - last) / 1e9 : 0.0;
+  const std::string where = describe_position(loaded);
+  const char* how = loaded.state == model::RunState::Interrupted ? "interrupted" : "killed or crashed";
+  RunContext ctx(env, std::move(loaded));
+  out.journaled = true;
+  auto st = ctx.transition(results::kResumeState, 0, 0, std::string("resuming a run that was ") + how + " at " + where);
+  if (st.ok()) st = ctx.transition("Identify", 0, 0, identity_text(*id) + " (unchanged)");
+  if (st.ok()) st = ctx.transition("Guard", 0, 0, "passed");
+  if (st.ok()) {
+    auto [cache, cache_problem] = apply_write_cache(env.device, ctx.record().plan);
+    st = ctx.transition("WriteCache", 0, 0, cache_name(cache));
+    if (st.ok() && !cache_problem.empty()) st = ctx.deviation_once("write-cache", cache_problem);
+  }
+  if (st.ok()) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f", lost_s);
+    st = ctx.deviation("resume-gap", std::string("The run was ") + how + " at " + where + " and resumed at " +
+                                         core::iso8601_utc(now) + "; " + secs +
+                                         " s passed since the last journaled event (" + core::iso8601_utc(last) +
+                                         "). A cell in flight was discarded and run again; the cells on either "
+                                         "side of the gap ran with the device idle in between.");
+  }
+  if (!st.ok()) {
+    out.record = ctx.record();
+    out.error = st.take_error();
+    return out;
+  }
+  return execute(ctx);
+}
+
+}  // namespace pts::runner

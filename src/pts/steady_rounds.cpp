@@ -1,0 +1,266 @@
+// pts/steady_rounds.cpp — see steady_rounds.h.
+#include "pts/steady_rounds.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "config/run_options.h"
+#include "core/units.h"
+#include "steady/steady_state.h"
+#include "pts/window_results.h"
+
+namespace pts::runner {
+
+namespace {
+
+using core::ErrorKind;
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+bool purge_wanted(const model::TestPlan& plan, const model::SubTestPlan& sub) {
+  if (!sub.purge) return false;
+  return plan.purge_auto || plan.purge_method != model::PurgeMethod::None;
+}
+
+core::Status do_purge(RunContext& ctx, size_t i) {
+  const auto& plan = ctx.record().plan;
+  const auto& sub = plan.subtests[i];
+  if (!purge_wanted(plan, sub)) {
+    return ctx.transition("Purge", i, 0, "skipped (purge none)");
+  }
+  auto st = ctx.check_identity("the purge of sub-test " + sub.id);
+  if (!st.ok()) return st;
+  st = ctx.transition("Purge", i, 0,
+                      plan.purge_auto ? "method auto" : std::string("method ") + config::purge_method_name(plan.purge_method));
+  if (!st.ok()) return st;
+  device::PurgeRequest req;
+  if (!plan.purge_auto) req.method = plan.purge_method;
+  req.verify = true;
+  model::PurgeRecord sent;
+  req.record_out = &sent;
+  auto done = ctx.env().device.purge(req);
+  if (!done.ok()) {
+    core::Error e = done.take_error();
+    if (sent.started_wall_ns != 0) (void)ctx.purge(i, sent);  // the command went out: keep its record
+    e.messages.insert(e.messages.begin(), "purge of sub-test " + sub.id + " failed:");
+    return e;
+  }
+  const model::PurgeRecord& rec = *done;
+  st = ctx.purge(i, rec);
+  if (!st.ok()) return st;
+  const auto& v = rec.verification;
+  std::string detail = std::string(config::purge_method_name(rec.method)) + (rec.success ? " succeeded" : " failed");
+  if (v.performed)
+    detail += std::string("; verification ") + (v.passed ? "passed" : "FAILED") + " (" +
+              std::to_string(v.sampled_blocks) + " blocks sampled, " +
+              std::to_string(v.blocks_still_holding_pattern) + " still holding the pattern; expected " +
+              v.expectation + ")";
+  else
+    detail += "; not verified";
+  st = ctx.transition("VerifyPurge", i, 0, detail);
+  if (!st.ok()) return st;
+  if (!rec.is_snia_purge)
+    st = ctx.deviation_once("purge-method", std::string("Purge by ") + config::purge_method_name(rec.method) +
+                                                " is not a SNIA purge (" + rec.reason + ")");
+  if (st.ok() && (!v.performed || !v.passed))
+    st = ctx.deviation_once("purge-unverified", "Sub-test " + sub.id + ": the purge was not verified (" +
+                                                    (v.detail.empty() ? std::string("no verification") : v.detail) + ")");
+  return st;
+}
+
+core::Result<StepOutcome> do_wipc(RunContext& ctx, size_t i) {
+  const auto& plan = ctx.record().plan;
+  const auto& sub = plan.subtests[i];
+  auto st = ctx.check_identity("WIPC of sub-test " + sub.id);
+  if (!st.ok()) return st.take_error();
+  const uint64_t target = sub.wipc.bytes_limit;
+  st = ctx.transition("WIPC", i, 0,
+                      "SEQ " + core::format_block_size(sub.wipc.block_bytes) + " write of " +
+                          core::format_bytes(target) + " (" + fmt("%g", plan.wipc_capacity_multiple) +
+                          " x capacity x ActiveRange)");
+  if (!st.ok()) return st.take_error();
+  CellPosition pos;
+  pos.subtest = i;
+  pos.subtest_count = plan.subtests.size();
+  pos.subtest_id = sub.id;
+  pos.cell_id = "WIPC";
+  pos.label = "WIPC SEQ " + core::format_block_size(sub.wipc.block_bytes) + " W";
+  pos.bytes_limit = target;
+  if (auto* obs = ctx.env().observer) obs->cell_started(pos);
+  auto run = ctx.run_engine(sub.wipc, /*abort_on_stop=*/true, pos);
+  if (!run.ok()) return run.take_error();
+  model::PreconditionRecord rec;
+  rec.kind = "WIPC";
+  rec.target_bytes = target;
+  rec.bytes_written = run->result.write_bytes;
+  rec.completed = !run->stopped_early && run->result.io_errors == 0 && rec.bytes_written >= target;
+  rec.result = run->result;
+  rec.result.cell_id = "WIPC";
+  if (auto* obs = ctx.env().observer) obs->cell_finished(pos, rec.result);
+  st = ctx.precondition(i, rec);
+  if (!st.ok()) return st.take_error();
+  if (rec.result.io_errors)
+    return core::Error(ErrorKind::Io, "WIPC of sub-test " + sub.id + ": " + std::to_string(rec.result.io_errors) +
+                                          " I/O errors (first: " + rec.result.error + ")");
+  if (!rec.completed) {
+    if (run->stopped_early) return StepOutcome::Interrupted;
+    return core::Error(ErrorKind::Io, "WIPC of sub-test " + sub.id + " wrote " + std::to_string(rec.bytes_written) +
+                                          " of " + std::to_string(target) + " bytes");
+  }
+  return StepOutcome::Done;
+}
+
+/// Closes round `r` (all its cells recorded): verdict, gaps, round_end, SteadyCheck.
+core::Status close_round(RunContext& ctx, size_t i, uint32_t r) {
+  const auto& plan = ctx.record().plan;
+  const auto& sub = plan.subtests[i];
+  const auto& rounds = ctx.record().subtests[i].rounds;
+  auto verdict = steady::assess_round(plan, sub, rounds, r);
+  if (!verdict.ok()) return verdict.take_error();
+  model::RoundRecord summary;
+  summary.round = r;
+  summary.started_wall_ns = rounds.back().started_wall_ns;
+  summary.ended_wall_ns = ctx.wall_ns();
+  summary.cell_gaps_ns = ctx.round_gaps();
+  if (!summary.cell_gaps_ns.empty()) {
+    double sum = 0;
+    for (uint64_t g : summary.cell_gaps_ns) {
+      sum += static_cast<double>(g);
+      summary.max_cell_gap_ns = std::max(summary.max_cell_gap_ns, g);
+    }
+    summary.mean_cell_gap_ns = sum / static_cast<double>(summary.cell_gaps_ns.size());
+  }
+  summary.verdict = *verdict;
+  auto st = ctx.round_end(i, summary);
+  if (!st.ok()) return st;
+  std::string detail = "round " + std::to_string(r) + ": ";
+  if (r < plan.window_rounds) {
+    detail += "no full Measurement Window yet";
+  } else {
+    detail += verdict->steady ? "steady" : "not steady";
+    for (const auto& v : verdict->variables)
+      detail += "; " + v.variable.label + " window " + std::to_string(v.window.first_round) + "-" +
+                std::to_string(v.window.last_round) + " avg " + fmt("%.6g", v.window.average) + " data exc " +
+                fmt("%.4g", v.window.data_excursion) + "/" + fmt("%.4g", v.window.allowed_data_excursion) +
+                " slope exc " + fmt("%.4g", v.window.slope_excursion) + "/" +
+                fmt("%.4g", v.window.allowed_slope_excursion);
+  }
+  return ctx.transition("SteadyCheck", i, r, detail);
+}
+
+/// After a closed round: should the sub-test end here?
+bool round_ends_subtest(const model::TestPlan& plan, const model::RoundRecord& round) {
+  if (round.verdict && round.verdict->steady) return true;
+  return round.round >= plan.max_rounds && !plan.continue_past_max;
+}
+
+core::Status finish_subtest(RunContext& ctx, size_t i) {
+  const auto& plan = ctx.record().plan;
+  const auto& sub = plan.subtests[i];
+  const auto& rec = ctx.record().subtests[i];
+  const auto& last = rec.rounds.back();
+  model::SubTestRecord summary;
+  summary.id = sub.id;
+  summary.complete = true;
+  summary.steady_state_reached = last.verdict && last.verdict->steady;
+  summary.window_last_round = last.round;
+  summary.window_first_round = last.round >= plan.window_rounds ? last.round - plan.window_rounds + 1 : 1;
+  summary.final_verdict = last.verdict;
+  summary.window_results = window_results(sub, rec.rounds, summary.window_first_round, summary.window_last_round);
+  auto st = ctx.subtest_end(i, summary);
+  if (!st.ok()) return st;
+  const std::string window =
+      "Measurement Window rounds " + std::to_string(summary.window_first_round) + "-" +
+      std::to_string(summary.window_last_round);
+  return ctx.transition("Done", i, last.round,
+                        summary.steady_state_reached
+                            ? "steady state reached in round " + std::to_string(last.round) + "; " + window
+                            : "steady state not achieved by round " + std::to_string(last.round) + "; " + window +
+                                  " (the last rounds run) reported");
+}
+
+}  // namespace
+
+core::Result<StepOutcome> SteadyRoundsProcedure::run_subtest(RunContext& ctx, size_t i) const {
+  const auto& plan = ctx.record().plan;
+  const auto& sub = plan.subtests[i];
+  if (ctx.record().subtests[i].complete) return StepOutcome::Done;
+
+  if (!ctx.record().subtests[i].purge && ctx.record().subtests[i].rounds.empty() &&
+      !ctx.record().subtests[i].wipc) {
+    if (ctx.stop_requested()) return StepOutcome::Interrupted;
+    auto st = do_purge(ctx, i);
+    if (!st.ok()) return st.take_error();
+  }
+  const auto& wipc = ctx.record().subtests[i].wipc;
+  if (sub.wipc_enabled && ctx.record().subtests[i].rounds.empty() && !(wipc && wipc->completed)) {
+    if (ctx.stop_requested()) return StepOutcome::Interrupted;
+    auto done = do_wipc(ctx, i);
+    if (!done.ok() || *done == StepOutcome::Interrupted) return done;
+  }
+
+  std::vector<size_t> cells;
+  for (size_t c = 0; c < sub.cells.size(); ++c)
+    if (sub.cells[c].applicable) cells.push_back(c);
+  if (cells.empty()) return core::Error(ErrorKind::Internal, "sub-test " + sub.id + " has no applicable cell");
+
+  const auto& rounds = ctx.record().subtests[i].rounds;
+  for (;;) {
+    uint32_t r = 1;
+    size_t k = 0;
+    if (!rounds.empty() && rounds.back().ended_wall_ns == 0) {  // a round in flight (resume)
+      r = rounds.back().round;
+      k = rounds.back().cells.size();
+    } else if (!rounds.empty()) {
+      if (round_ends_subtest(plan, rounds.back())) {
+        auto st = finish_subtest(ctx, i);
+        if (!st.ok()) return st.take_error();
+        return StepOutcome::Done;
+      }
+      r = rounds.back().round + 1;
+    }
+    if (ctx.stop_requested()) return StepOutcome::Interrupted;
+    ctx.start_round();
+    auto st = ctx.transition("Round", i, r,
+                             k == 0 ? "round " + std::to_string(r) + ", " + std::to_string(cells.size()) + " cells"
+                                    : "round " + std::to_string(r) + " continues at cell " + std::to_string(k + 1) +
+                                          " of " + std::to_string(cells.size()));
+    if (!st.ok()) return st.take_error();
+    for (; k < cells.size(); ++k) {
+      if (ctx.stop_requested()) return StepOutcome::Interrupted;
+      const model::CellPlan& cell = sub.cells[cells[k]];
+      CellPosition pos;
+      pos.subtest = i;
+      pos.subtest_count = plan.subtests.size();
+      pos.subtest_id = sub.id;
+      pos.round = r;
+      pos.max_rounds = plan.max_rounds;
+      pos.unbounded_rounds = plan.continue_past_max;
+      pos.cell_index = k;
+      pos.cells_in_round = cells.size();
+      pos.cell_id = cell.id;
+      pos.label = cell.label;
+      pos.cell_seconds = cell.spec.seconds;
+      if (auto* obs = ctx.env().observer) obs->cell_started(pos);
+      auto run = ctx.run_engine(cell.spec, /*abort_on_stop=*/false, pos);
+      if (!run.ok()) return run.take_error();
+      if (run->stopped_early) return StepOutcome::Interrupted;  // a cut cell is not recorded; resume re-runs it
+      run->result.cell_id = cell.id;
+      st = ctx.cell(i, r, run->result);
+      if (!st.ok()) return st.take_error();
+      if (auto* obs = ctx.env().observer) obs->cell_finished(pos, run->result);
+      if (run->result.io_errors)
+        return core::Error(ErrorKind::Io, "round " + std::to_string(r) + " cell " + cell.id + ": " +
+                                              std::to_string(run->result.io_errors) + " I/O errors (first: " +
+                                              run->result.error + ")");
+    }
+    st = close_round(ctx, i, r);
+    if (!st.ok()) return st.take_error();
+  }
+}
+
+}  // namespace pts::runner
