@@ -3,11 +3,14 @@
 // libnvme) stay behind this interface; pts/ tests use a fake. May use: core, model.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "core/result.h"
+#include "device/block_access.h"
 #include "model/device.h"
 #include "model/purge.h"
 
@@ -18,6 +21,12 @@ struct PurgeRequest {
   std::optional<model::PurgeMethod> method;
   bool verify = true;
   bool accept_failure = false;  ///< operator accepts a failed/unverified purge (deviation)
+  /// When set, receives the PurgeRecord even when purge() returns an Error (the command was
+  /// sent but failed, or verification failed), so the run record and `purge --json` keep it.
+  model::PurgeRecord* record_out = nullptr;
+  /// Called while a long purge (Sanitize) runs: fraction done 0..1, seconds elapsed, the
+  /// controller's estimate in seconds (0 = none). May be empty.
+  std::function<void(double fraction_done, double elapsed_s, uint32_t estimate_s)> progress;
 };
 
 class TargetDevice {
@@ -34,8 +43,14 @@ class TargetDevice {
   virtual core::Result<model::WriteCacheState> set_write_cache(bool enabled) = 0;
 };
 
-/// Opens a target by path: an NVMe namespace (/dev/nvmeXnY), its generic node, a block
-/// device or a regular file. Unknown or unsuitable targets fail with BadInput.
-core::Result<std::unique_ptr<TargetDevice>> open_target(const std::string& path);
+/// Opens a target by path: an NVMe namespace (/dev/nvmeXnY), its controller (/dev/nvmeX, when
+/// it has one namespace), its generic node (/dev/ngXnY), a block device or a regular file.
+/// Unknown or unsuitable targets fail with BadInput. `block_access` does the O_DIRECT reads
+/// and writes of purge verification; without it purge() with verify fails (unverifiable).
+/// Serial numbers: NVMe = Identify Controller SN; block device = sysfs device/serial, else
+/// wwid; loop device = "LOOP-<st_dev>:<inode>" of its backing file; regular file =
+/// "FILE-<st_dev>:<inode>" (stable while the file exists; purge keeps the inode).
+core::Result<std::unique_ptr<TargetDevice>> open_target(
+    const std::string& path, std::shared_ptr<BlockAccessFactory> block_access = nullptr);
 
 }  // namespace pts::device

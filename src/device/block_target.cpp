@@ -1,0 +1,98 @@
+// device/block_target.cpp — a non-NVMe block device (SATA/SAS disk, loop device...) as a
+// TargetDevice: identity from sysfs and block ioctls, purge = BLKDISCARD (a recorded
+// deviation), write cache read from the block queue (it cannot be set here).
+// May use: core, model, device.
+#include <sys/stat.h>
+
+#include "device/block_ops.h"
+#include "device/guard.h"
+#include "device/sysfs.h"
+#include "device/target_base.h"
+#include "device/targets.h"
+
+namespace pts::device {
+
+namespace {
+
+class BlockTarget final : public TargetBase {
+ public:
+  BlockTarget(const ResolvedTarget& t, std::shared_ptr<BlockAccessFactory> io)
+      : TargetBase(t.io_path, std::move(io), nullptr), target_(t), sys_("/sys/class/block/" + t.block_name) {}
+
+  core::Status guard() override { return guard_block_device(target_.block_name); }
+
+  core::Result<model::WriteCacheState> write_cache() override {
+    auto wc = sysfs::read_line(sys_ + "/queue/write_cache");
+    if (!wc) return model::WriteCacheState::Unknown;
+    if (*wc == "write back") return model::WriteCacheState::Enabled;
+    if (*wc == "write through") return model::WriteCacheState::Disabled;
+    return model::WriteCacheState::Unknown;
+  }
+
+  /// The device's cache cannot be switched from here: reports the state unchanged, the
+  /// caller compares it with what it asked for and records the deviation.
+  core::Result<model::WriteCacheState> set_write_cache(bool) override { return write_cache(); }
+
+ protected:
+  core::Result<model::DeviceIdentity> read_identity() override {
+    auto g = block_geometry(target_.io_path);
+    if (!g.ok()) return g.error();
+    if (g->size_bytes == 0)
+      return core::bad_input("TARGET " + target_.path + ": has no capacity (an unbound loop device?)");
+    model::DeviceIdentity id;
+    id.kind = model::TargetKind::BlockDevice;
+    id.path = target_.path;
+    id.capacity_bytes = g->size_bytes;
+    id.lba_size = g->logical_block_bytes;
+    id.physical_block_bytes = g->physical_block_bytes;
+    id.capabilities.discard = sysfs::read_line(sys_ + "/queue/discard_max_bytes").value_or("0") != "0";
+    if (target_.is_loop) {
+      auto backing = sysfs::read_line(sys_ + "/loop/backing_file").value_or("");
+      struct stat st {};
+      if (backing.empty() || ::stat(backing.c_str(), &st) != 0)
+        return core::bad_input("TARGET " + target_.path + ": loop device without a readable backing file");
+      id.model = "Linux loop device (" + backing + ")";
+      id.serial = "LOOP-" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+      id.interface = "loop device";
+      id.capabilities.deallocated_reads_zeroes = true;  // discard punches holes in the file
+      return id;
+    }
+    const std::string dev = sys_ + "/device/";
+    id.manufacturer = sysfs::read_line(dev + "vendor").value_or("");
+    id.model = sysfs::read_line(dev + "model").value_or(target_.block_name);
+    id.firmware = sysfs::read_line(dev + "rev").value_or(sysfs::read_line(dev + "firmware_rev").value_or(""));
+    id.serial = sysfs::read_line(dev + "serial").value_or("");
+    if (id.serial.empty()) id.serial = sysfs::read_line(dev + "wwid").value_or("");
+    if (id.serial.empty()) id.serial = sysfs::read_line(sys_ + "/wwid").value_or("");
+    if (id.serial.empty())
+      id.serial = "BLOCK-" + sysfs::read_line(sys_ + "/dev").value_or(target_.block_name);
+    id.interface = "block device";
+    return id;
+  }
+
+  void execute_purge(model::PurgeMethod method, const model::DeviceIdentity& id, const PurgeRequest&,
+                     model::PurgeRecord& rec) override {
+    if (method != model::PurgeMethod::Discard) {
+      rec.status_text = "method not applicable to a block device";
+      return;
+    }
+    discard_all(target_.io_path, id.capacity_bytes, rec);
+  }
+
+  ErasedValue erased_value(model::PurgeMethod, const model::DeviceIdentity& id) const override {
+    return id.capabilities.deallocated_reads_zeroes ? ErasedValue::Zeroes : ErasedValue::NotPattern;
+  }
+
+ private:
+  ResolvedTarget target_;
+  std::string sys_;
+};
+
+}  // namespace
+
+std::unique_ptr<TargetDevice> make_block_target(const ResolvedTarget& target,
+                                                std::shared_ptr<BlockAccessFactory> block_access) {
+  return std::make_unique<BlockTarget>(target, std::move(block_access));
+}
+
+}  // namespace pts::device

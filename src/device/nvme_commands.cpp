@@ -1,0 +1,76 @@
+// device/nvme_commands.cpp — encodes the admin commands of nvme_commands.h. Pure functions.
+// May use: admin_transport.h.
+#include "device/nvme_commands.h"
+
+namespace pts::device::nvme {
+
+namespace {
+
+AdminCommand identify(uint8_t cns, uint32_t nsid) {
+  AdminCommand c;
+  c.opcode = kOpIdentify;
+  c.nsid = nsid;
+  c.cdw10 = cns;
+  c.direction = DataDirection::FromDevice;
+  c.data_bytes = kIdentifyBytes;
+  return c;
+}
+
+}  // namespace
+
+AdminCommand identify_controller() { return identify(kCnsController, 0); }
+AdminCommand identify_namespace(uint32_t nsid) { return identify(kCnsNamespace, nsid); }
+AdminCommand identify_active_namespaces() { return identify(kCnsActiveNamespaceList, 0); }
+
+AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes) {
+  const uint32_t numd = bytes / 4 - 1;  // zero-based number of dwords
+  AdminCommand c;
+  c.opcode = kOpGetLogPage;
+  c.nsid = nsid;
+  c.cdw10 = lid | ((numd & 0xFFFF) << 16);  // LID, NUMDL
+  c.cdw11 = numd >> 16;                     // NUMDU
+  c.direction = DataDirection::FromDevice;
+  c.data_bytes = bytes;
+  return c;
+}
+
+AdminCommand get_smart_log() { return get_log_page(kLidSmart, kNsidAll, kSmartLogBytes); }
+AdminCommand get_sanitize_log() { return get_log_page(kLidSanitize, 0, kSanitizeLogBytes); }
+
+AdminCommand get_volatile_write_cache() {
+  AdminCommand c;
+  c.opcode = kOpGetFeatures;
+  c.cdw10 = kFidVolatileWriteCache;  // SEL = 0: current value
+  return c;
+}
+
+AdminCommand set_volatile_write_cache(bool enable) {
+  AdminCommand c;
+  c.opcode = kOpSetFeatures;
+  c.cdw10 = kFidVolatileWriteCache;  // SV = 0: not saved across power cycles
+  c.cdw11 = enable ? 1u : 0u;        // WCE
+  return c;
+}
+
+AdminCommand format_nvm(uint32_t nsid, const FormatLayout& layout, Ses ses, uint32_t timeout_ms) {
+  AdminCommand c;
+  c.opcode = kOpFormatNvm;
+  c.nsid = nsid;
+  c.cdw10 = (layout.lbaf & 0xFu)                          // LBAF bits 3:0
+            | (layout.mset ? 1u << 4 : 0u)                // MSET
+            | (uint32_t(layout.pi & 0x7u) << 5)           // PI
+            | (layout.pil ? 1u << 8 : 0u)                 // PIL
+            | (uint32_t(static_cast<uint8_t>(ses) & 0x7u) << 9)  // SES
+            | (uint32_t((layout.lbaf >> 4) & 0x3u) << 12);       // LBAF upper bits
+  c.timeout_ms = timeout_ms;
+  return c;
+}
+
+AdminCommand sanitize(Sanact action, bool no_deallocate) {
+  AdminCommand c;
+  c.opcode = kOpSanitize;
+  c.cdw10 = (static_cast<uint32_t>(action) & 0x7u) | (no_deallocate ? 1u << 9 : 0u);
+  return c;
+}
+
+}  // namespace pts::device::nvme

@@ -1,0 +1,62 @@
+// device/nvme_commands.h — pure builders for the admin commands ptsuite sends (NVMe Base
+// 2.0 field layout). No I/O here: each function returns the exact AdminCommand, so command
+// encoding is unit-tested without a device and recorded verbatim in the PurgeRecord.
+// May use: admin_transport.h.
+#pragma once
+
+#include <cstdint>
+
+#include "device/admin_transport.h"
+
+namespace pts::device::nvme {
+
+// Admin opcodes.
+inline constexpr uint8_t kOpGetLogPage = 0x02;
+inline constexpr uint8_t kOpIdentify = 0x06;
+inline constexpr uint8_t kOpSetFeatures = 0x09;
+inline constexpr uint8_t kOpGetFeatures = 0x0A;
+inline constexpr uint8_t kOpFormatNvm = 0x80;
+inline constexpr uint8_t kOpSanitize = 0x84;
+
+// Identify CNS values, log page identifiers, feature identifiers.
+inline constexpr uint8_t kCnsNamespace = 0x00;
+inline constexpr uint8_t kCnsController = 0x01;
+inline constexpr uint8_t kCnsActiveNamespaceList = 0x02;
+inline constexpr uint8_t kLidSmart = 0x02;
+inline constexpr uint8_t kLidSanitize = 0x81;
+inline constexpr uint8_t kFidVolatileWriteCache = 0x06;
+
+inline constexpr uint32_t kNsidAll = 0xFFFFFFFF;
+inline constexpr uint32_t kIdentifyBytes = 4096;
+inline constexpr uint32_t kSmartLogBytes = 512;
+inline constexpr uint32_t kSanitizeLogBytes = 512;
+
+/// Format NVM Secure Erase Settings.
+enum class Ses : uint8_t { None = 0, UserDataErase = 1, CryptographicErase = 2 };
+/// Sanitize actions (SANACT).
+enum class Sanact : uint8_t { ExitFailureMode = 1, BlockErase = 2, Overwrite = 3, CryptoErase = 4 };
+
+AdminCommand identify_controller();
+AdminCommand identify_namespace(uint32_t nsid);
+AdminCommand identify_active_namespaces();
+/// Get Log Page of `bytes` (multiple of 4) for `lid`, namespace `nsid`.
+AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes);
+AdminCommand get_smart_log();
+AdminCommand get_sanitize_log();
+AdminCommand get_volatile_write_cache();
+AdminCommand set_volatile_write_cache(bool enable);
+
+/// Current format of a namespace, kept unchanged by a purge format.
+struct FormatLayout {
+  uint8_t lbaf = 0;     ///< LBA format index (0..63)
+  bool mset = false;    ///< metadata transferred at the end of the LBA
+  uint8_t pi = 0;       ///< protection information type (0..3)
+  bool pil = false;     ///< PI at the start of metadata
+};
+/// Format NVM of namespace `nsid` keeping `layout`, with secure erase `ses`.
+AdminCommand format_nvm(uint32_t nsid, const FormatLayout& layout, Ses ses, uint32_t timeout_ms);
+/// Sanitize (whole NVM subsystem). `no_deallocate` = NDAS; AUSE is left 0 (no unrestricted
+/// exit), overwrite passes are not used by ptsuite.
+AdminCommand sanitize(Sanact action, bool no_deallocate = false);
+
+}  // namespace pts::device::nvme

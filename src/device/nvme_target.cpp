@@ -1,0 +1,206 @@
+// device/nvme_target.cpp — an NVMe namespace as a TargetDevice: identify through admin
+// commands, purge by Sanitize (polled) or Format NVM (SES 1/2, never 0), volatile write
+// cache through Get/Set Features. Commands go through AdminTransport only.
+// May use: core, model, device.
+#include <time.h>
+
+#include <cstring>
+#include <regex>
+
+#include "device/block_ops.h"
+#include "device/guard.h"
+#include "device/nvme_commands.h"
+#include "device/nvme_decode.h"
+#include "device/nvme_identity.h"
+#include "device/sysfs.h"
+#include "device/target_base.h"
+#include "device/targets.h"
+
+namespace pts::device {
+
+namespace {
+
+using model::PurgeMethod;
+
+core::Error command_error(const std::string& what, const AdminCompletion& c) {
+  if (c.sys_errno) return core::Error(core::ErrorKind::Device, what + ": " + std::strerror(c.sys_errno), c.sys_errno);
+  core::Error e(core::ErrorKind::Device, what + ": " + nvme_status_text(c.sct, c.sc, c.dnr));
+  e.nvme = core::NvmeStatus{c.sct, c.sc, c.dnr};
+  return e;
+}
+
+void real_sleep(uint64_t ns) {
+  timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+class NvmeTarget final : public TargetBase {
+ public:
+  NvmeTarget(const ResolvedTarget& t, std::unique_ptr<AdminTransport> transport, NvmeTargetDeps deps)
+      : TargetBase(t.io_path, deps.block_access, deps.clock),
+        target_(t),
+        transport_(std::move(transport)),
+        deps_(std::move(deps)) {
+    if (!deps_.sleep) deps_.sleep = real_sleep;
+    if (!deps_.guard) deps_.guard = [](const std::string& name) { return guard_block_device(name); };
+  }
+
+  core::Status guard() override { return deps_.guard(target_.block_name); }
+
+  core::Result<model::WriteCacheState> write_cache() override {
+    auto id = identify_raw();
+    if (!id.ok()) return id.error();
+    if (!ctrl_.vwc_present()) return model::WriteCacheState::NotPresent;
+    AdminCompletion c = transport_->submit(nvme::get_volatile_write_cache());
+    if (!c.ok()) return command_error("Get Features (Volatile Write Cache)", c);
+    return (c.cdw0 & 1u) ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
+  }
+
+  core::Result<model::WriteCacheState> set_write_cache(bool enabled) override {
+    auto id = identify_raw();
+    if (!id.ok()) return id.error();
+    if (!ctrl_.vwc_present()) return model::WriteCacheState::NotPresent;
+    AdminCompletion c = transport_->submit(nvme::set_volatile_write_cache(enabled));
+    if (!c.ok()) return command_error(std::string("Set Features (Volatile Write Cache ") +
+                                          (enabled ? "enable" : "disable") + ")", c);
+    return write_cache();
+  }
+
+ protected:
+  core::Result<model::DeviceIdentity> read_identity() override {
+    auto id = identify_raw();
+    if (!id.ok()) return id;
+    AdminCompletion s = transport_->submit(nvme::get_smart_log());
+    if (s.ok())
+      if (auto log = nvme::decode_smart_log(s.data); log.ok()) id->health = nvme_health(*log);
+    return id;
+  }
+
+  void execute_purge(PurgeMethod method, const model::DeviceIdentity& id, const PurgeRequest& req,
+                     model::PurgeRecord& rec) override {
+    AdminCommand cmd;
+    switch (method) {
+      case PurgeMethod::SanitizeCrypto: cmd = nvme::sanitize(nvme::Sanact::CryptoErase); break;
+      case PurgeMethod::SanitizeBlock: cmd = nvme::sanitize(nvme::Sanact::BlockErase); break;
+      case PurgeMethod::FormatCrypto:
+      case PurgeMethod::FormatUser:
+        cmd = nvme::format_nvm(id.namespace_id, layout_,
+                               method == PurgeMethod::FormatCrypto ? nvme::Ses::CryptographicErase
+                                                                   : nvme::Ses::UserDataErase,
+                               deps_.format_timeout_ms);
+        break;
+      case PurgeMethod::Discard:  // Dataset Management through the block layer (deviation)
+        discard_all(target_.io_path, id.capacity_bytes, rec);
+        return;
+      default:
+        rec.status_text = "method not applicable to an NVMe namespace";
+        return;
+    }
+    rec.opcode = cmd.opcode;
+    rec.nsid = cmd.nsid;
+    rec.cdw = {cmd.cdw10, cmd.cdw11, cmd.cdw12, cmd.cdw13, cmd.cdw14, cmd.cdw15};
+    AdminCompletion c = transport_->submit(cmd);
+    rec.sys_errno = c.sys_errno;
+    if (!c.sys_errno) {
+      rec.status_sct = c.sct;
+      rec.status_sc = c.sc;
+    }
+    if (!c.ok()) {
+      rec.status_text = c.sys_errno ? std::string("ioctl failed: ") + std::strerror(c.sys_errno)
+                                    : nvme_status_text(c.sct, c.sc, c.dnr);
+      return;
+    }
+    if (cmd.opcode != nvme::kOpSanitize) {
+      rec.success = true;
+      rec.status_text = nvme_status_text(0, 0);
+      return;
+    }
+    SanitizeProgressFn progress;
+    if (req.progress)
+      progress = [&req](double f, uint64_t elapsed_ns, uint32_t est) { req.progress(f, elapsed_ns / 1e9, est); };
+    SanitizeOutcome w = wait_for_sanitize(*transport_, cmd, clock(), deps_.sleep, deps_.sanitize_wait, progress);
+    rec.progress_polls = w.polls;
+    rec.success = w.success;
+    rec.status_text = w.text + (w.estimate_s ? " (controller estimate " + std::to_string(w.estimate_s) + " s)" : "");
+    if (w.log_errno) rec.sys_errno = w.log_errno;
+    if (w.log_sct || w.log_sc) {
+      rec.status_sct = w.log_sct;
+      rec.status_sc = w.log_sc;
+    }
+  }
+
+  ErasedValue erased_value(PurgeMethod, const model::DeviceIdentity&) const override {
+    switch (ns_.dealloc_read_value()) {
+      case 1: return ErasedValue::Zeroes;
+      case 2: return ErasedValue::Ones;
+      default: return ErasedValue::NotPattern;
+    }
+  }
+
+  core::Status guard_purge(PurgeMethod method) override {
+    // Sanitize erases the whole NVM subsystem, and a Format may apply to every namespace
+    // (FNA bit 0): guard the sibling namespaces too.
+    const bool all = method == PurgeMethod::SanitizeCrypto || method == PurgeMethod::SanitizeBlock ||
+                     ((method == PurgeMethod::FormatUser || method == PurgeMethod::FormatCrypto) &&
+                      (ctrl_.fna_format_all_ns() || (method == PurgeMethod::FormatCrypto && (ctrl_.fna & 2))));
+    if (!all) return core::ok_status();
+    AdminCompletion c = transport_->submit(nvme::identify_active_namespaces());
+    if (!c.ok()) return core::ok_status();  // older controllers: only our namespace is known
+    static const std::regex own(R"((nvme\d+n)\d+)");
+    std::smatch m;
+    if (!std::regex_match(target_.block_name, m, own)) return core::ok_status();
+    for (uint32_t nsid : nvme::decode_ns_list(c.data)) {
+      if (nsid == target_.nsid) continue;
+      std::string sibling = m[1].str() + std::to_string(nsid);
+      if (!sysfs::exists("/sys/class/block/" + sibling)) continue;
+      if (auto g = deps_.guard(sibling); !g.ok()) {
+        core::Error e = g.error();
+        e.messages.front() += " (" + std::string(method == PurgeMethod::SanitizeCrypto ||
+                                                         method == PurgeMethod::SanitizeBlock
+                                                     ? "Sanitize erases every namespace"
+                                                     : "this Format applies to every namespace") + ")";
+        return e;
+      }
+    }
+    return core::ok_status();
+  }
+
+ private:
+  /// Identify Controller + Namespace; keeps the raw structures for purge decisions.
+  core::Result<model::DeviceIdentity> identify_raw() {
+    AdminCompletion c = transport_->submit(nvme::identify_controller());
+    if (!c.ok()) return command_error("Identify Controller", c);
+    auto ctrl = nvme::decode_id_ctrl(c.data);
+    if (!ctrl.ok()) return ctrl.error();
+    AdminCompletion n = transport_->submit(nvme::identify_namespace(target_.nsid));
+    if (!n.ok()) return command_error("Identify Namespace " + std::to_string(target_.nsid), n);
+    auto ns = nvme::decode_id_ns(n.data);
+    if (!ns.ok()) return ns.error();
+    if (ns->lba_bytes() == 0 || ns->nsze == 0)
+      return core::Error(core::ErrorKind::BadInput,
+                         "TARGET " + target_.path + ": namespace " + std::to_string(target_.nsid) +
+                             " is inactive or has an unusable LBA format");
+    ctrl_ = *ctrl;
+    ns_ = *ns;
+    layout_ = {ns_.current_lbaf(), ns_.metadata_at_end(), uint8_t(ns_.dps & 0x7), bool(ns_.dps & 0x8)};
+    return nvme_identity(ctrl_, ns_, target_.nsid, target_.path);
+  }
+
+  ResolvedTarget target_;
+  std::unique_ptr<AdminTransport> transport_;
+  NvmeTargetDeps deps_;
+  nvme::IdCtrl ctrl_;
+  nvme::IdNs ns_;
+  nvme::FormatLayout layout_;
+};
+
+}  // namespace
+
+std::unique_ptr<TargetDevice> make_nvme_target(const ResolvedTarget& target,
+                                               std::unique_ptr<AdminTransport> transport,
+                                               NvmeTargetDeps deps) {
+  return std::make_unique<NvmeTarget>(target, std::move(transport), std::move(deps));
+}
+
+}  // namespace pts::device

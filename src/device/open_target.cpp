@@ -1,0 +1,32 @@
+// device/open_target.cpp — open_target(): resolve the path, then build the matching target.
+// May use: core, model, device.
+#include "device/libnvme_transport.h"
+#include "device/target_device.h"
+#include "device/target_resolve.h"
+#include "device/targets.h"
+
+namespace pts::device {
+
+core::Result<std::unique_ptr<TargetDevice>> open_target(const std::string& path,
+                                                        std::shared_ptr<BlockAccessFactory> block_access) {
+  auto resolved = resolve_target(path);
+  if (!resolved.ok()) return resolved.error();
+  ResolvedTarget t = *resolved;
+  switch (t.kind) {
+    case model::TargetKind::File: return make_file_target(t, std::move(block_access));
+    case model::TargetKind::BlockDevice: return make_block_target(t, std::move(block_access));
+    case model::TargetKind::NvmeNamespace: break;
+  }
+  if (t.nsid == 0) {
+    auto nsid = namespace_id_of(t.admin_path == t.path && t.io_path != t.path ? t.io_path : t.admin_path);
+    if (!nsid.ok()) return nsid.error();
+    t.nsid = *nsid;
+  }
+  auto transport = open_libnvme_transport(t.admin_path);
+  if (!transport.ok()) return transport.error();
+  NvmeTargetDeps deps;
+  deps.block_access = std::move(block_access);
+  return make_nvme_target(t, std::move(transport.value()), std::move(deps));
+}
+
+}  // namespace pts::device

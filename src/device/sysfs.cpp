@@ -1,0 +1,57 @@
+// device/sysfs.cpp — see sysfs.h. May use: std, POSIX.
+#include "device/sysfs.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace pts::device::sysfs {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return ss.str();
+}
+
+std::string trim(std::string s) {
+  const char* blanks = " \t\r\n";
+  size_t b = s.find_first_not_of(blanks);
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(blanks);
+  return s.substr(b, e - b + 1);
+}
+
+std::optional<std::string> read_line(const std::string& path) {
+  auto t = read_text(path);
+  if (!t) return std::nullopt;
+  return trim(t->substr(0, t->find('\n')));
+}
+
+std::vector<std::string> list_dir(const std::string& path) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+    out.push_back(it->path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(fs::symlink_status(path, ec)) && !ec;
+}
+
+std::optional<std::string> read_link(const std::string& path) {
+  std::error_code ec;
+  auto t = fs::read_symlink(path, ec);
+  if (ec) return std::nullopt;
+  return t.string();
+}
+
+}  // namespace pts::device::sysfs

@@ -1,0 +1,28 @@
+// device/target_resolve.h — turns a TARGET path into what it is: an NVMe namespace (given as
+// its block node, generic node /dev/ngXnY or controller /dev/nvmeX), another block device,
+// or a regular file. Unknown paths and unsuitable character devices fail with BadInput.
+// May use: core, model, sysfs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/result.h"
+#include "model/device.h"
+
+namespace pts::device {
+
+struct ResolvedTarget {
+  model::TargetKind kind = model::TargetKind::File;
+  std::string path;        ///< as given
+  std::string io_path;     ///< node for data I/O: /dev/nvme0n1, /dev/loop3, or the file
+  std::string block_name;  ///< sysfs block name (nvme0n1, loop3); empty for files
+  std::string admin_path;  ///< NVMe: node that takes admin commands (namespace, ng or ctrl)
+  uint32_t nsid = 0;       ///< NVMe: namespace id from sysfs; 0 = ask the node
+  bool is_loop = false;
+};
+
+/// Classifies `path`. `root` prefixes /sys (tests). The path must exist.
+core::Result<ResolvedTarget> resolve_target(const std::string& path, const std::string& root = "");
+
+}  // namespace pts::device

@@ -1,0 +1,34 @@
+// device/targets.h — constructors of the three target kinds behind open_target(); internal
+// to device/ (tests build NVMe targets over a scripted transport). May use: core, model,
+// device.
+#pragma once
+
+#include <memory>
+
+#include "core/clock.h"
+#include "device/admin_transport.h"
+#include "device/sanitize_monitor.h"
+#include "device/target_device.h"
+#include "device/target_resolve.h"
+
+namespace pts::device {
+
+/// What an NVMe target needs besides the transport; tests replace clock, sleep and guard.
+struct NvmeTargetDeps {
+  std::shared_ptr<BlockAccessFactory> block_access;
+  std::shared_ptr<core::Clock> clock;          ///< null = system clock
+  SleepFn sleep;                               ///< null = real sleep
+  std::function<core::Status(const std::string& block_name)> guard;  ///< null = guard_block_device
+  SanitizeWaitOptions sanitize_wait;
+  uint32_t format_timeout_ms = 4 * 3600 * 1000;
+};
+
+std::unique_ptr<TargetDevice> make_nvme_target(const ResolvedTarget& target,
+                                               std::unique_ptr<AdminTransport> transport,
+                                               NvmeTargetDeps deps);
+std::unique_ptr<TargetDevice> make_block_target(const ResolvedTarget& target,
+                                                std::shared_ptr<BlockAccessFactory> block_access);
+std::unique_ptr<TargetDevice> make_file_target(const ResolvedTarget& target,
+                                               std::shared_ptr<BlockAccessFactory> block_access);
+
+}  // namespace pts::device
