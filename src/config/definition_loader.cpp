@@ -1,0 +1,317 @@
+// config/definition_loader.cpp — reads tests-pts/<test>.toml into a TestDefinition and
+// validates it, collecting every problem with its file:line (definition.h). Uses toml++
+// through toml_reader.h.
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "config/definition.h"
+#include "config/toml_reader.h"
+#include "core/units.h"
+
+namespace pts::config {
+
+using detail::line_of;
+using detail::Problems;
+using detail::TableReader;
+
+const std::vector<std::string>& known_editions() {
+  static const std::vector<std::string> v = {"pts-e-1.1", "pts-2.0.2"};
+  return v;
+}
+
+const std::vector<std::string>& known_classes() {
+  static const std::vector<std::string> v = {"enterprise", "client"};
+  return v;
+}
+
+std::string cell_id(uint32_t read_pct, uint32_t block_bytes) {
+  return "rw" + std::to_string(read_pct) + "-bs" + std::to_string(block_bytes);
+}
+
+const char* metric_name(model::Metric metric) {
+  switch (metric) {
+    case model::Metric::Iops: return "iops";
+    case model::Metric::Mbps: return "mbps";
+    case model::Metric::MeanLatencyNs: return "mean_latency";
+    case model::Metric::MaxLatencyNs: return "max_latency";
+  }
+  return "?";
+}
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+bool valid_id(const std::string& id) {
+  if (id.empty()) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+}
+
+void read_test(TableReader r, TestDefinition& d) {
+  r.only_keys({"id", "title", "aliases", "template", "description"});
+  if (auto v = r.string("id", true)) {
+    if (!valid_id(*v)) r.problems().add(r.line("id"), "[test] id '" + *v + "' must use a-z, 0-9, '-' or '_'");
+    d.id = *v;
+  }
+  if (auto v = r.string("title", true)) d.title = *v;
+  if (auto v = r.strings("aliases")) d.aliases = *v;
+  d.template_name = r.string("template").value_or(d.id);
+  if (auto v = r.string("description")) d.description = *v;
+}
+
+void read_steady_state(TableReader r, TestDefinition& d) {
+  r.only_keys({"cell_seconds", "window_rounds", "max_rounds", "data_excursion_pct", "slope_excursion_pct"});
+  if (auto v = r.number("cell_seconds", 0, true, 86400)) d.cell_seconds = *v;
+  if (auto v = r.integer("window_rounds", 2, 1000)) d.window_rounds = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("max_rounds", 1, 100000)) d.max_rounds = static_cast<uint32_t>(*v);
+  if (auto v = r.number("data_excursion_pct", 0, true, 100)) d.data_excursion_pct = *v;
+  if (auto v = r.number("slope_excursion_pct", 0, true, 100)) d.slope_excursion_pct = *v;
+  if (d.max_rounds < d.window_rounds)
+    r.problems().add(r.line("max_rounds"), "[steady_state] max_rounds " + std::to_string(d.max_rounds) +
+                                               " is shorter than window_rounds " + std::to_string(d.window_rounds));
+}
+
+void read_preconditioning(TableReader r, TestDefinition& d) {
+  r.only_keys({"purge", "wipc", "wipc_capacity_multiple", "wipc_block_size"});
+  if (auto v = r.boolean("purge")) d.purge = *v;
+  if (auto v = r.boolean("wipc")) d.wipc = *v;
+  if (auto v = r.number("wipc_capacity_multiple", 0, true, 100)) d.wipc_capacity_multiple = *v;
+  if (auto s = r.string("wipc_block_size"); s && *s == "subtest") {
+    d.wipc_block_bytes = 0;
+  } else if (auto bs = r.block_size("wipc_block_size")) {
+    d.wipc_block_bytes = *bs;
+  }
+}
+
+void read_matrix(TableReader r, TestDefinition& d) {
+  r.only_keys({"pattern", "rw_mix", "block_sizes", "data_pattern"});
+  if (auto p = r.string("pattern", true)) {
+    if (*p == "random") d.pattern = model::AccessPattern::Random;
+    else if (*p == "sequential") d.pattern = model::AccessPattern::Sequential;
+    else r.problems().add(r.line("pattern"), "[matrix] pattern '" + *p + "' must be \"random\" or \"sequential\"");
+  }
+  if (auto p = r.string("data_pattern")) {
+    if (*p != "random")
+      r.problems().add(r.line("data_pattern"),
+                       "[matrix] data_pattern '" + *p + "': only \"random\" (incompressible) data is supported");
+  }
+  if (const toml::array* a = r.array("rw_mix", true)) {
+    for (const auto& e : *a) {
+      auto v = e.value<int64_t>();
+      if (!e.is_integer() || *v < 0 || *v > 100) {
+        r.problems().add(line_of(e), "[matrix] rw_mix values are read percentages, integers 0…100");
+        continue;
+      }
+      if (std::find(d.rw_mix.begin(), d.rw_mix.end(), static_cast<uint32_t>(*v)) != d.rw_mix.end())
+        r.problems().add(line_of(e), "[matrix] rw_mix lists " + std::to_string(*v) + " twice");
+      d.rw_mix.push_back(static_cast<uint32_t>(*v));
+    }
+    if (a->empty()) r.problems().add(line_of(*a), "[matrix] rw_mix is empty");
+  }
+  if (auto v = r.block_sizes("block_sizes")) d.block_sizes = *v;
+}
+
+void read_subtests(const toml::array& arr, Problems& p, TestDefinition& d) {
+  for (const auto& node : arr) {
+    const toml::table* t = node.as_table();
+    if (!t) {
+      p.add(line_of(node), "[[subtest]] must be a table");
+      continue;
+    }
+    TableReader r(*t, "[[subtest]]", p);
+    r.only_keys({"id", "title", "block_sizes"});
+    SubTestDef s;
+    s.line = r.line();
+    if (auto v = r.string("id", true)) {
+      if (!valid_id(*v)) p.add(r.line("id"), "[[subtest]] id '" + *v + "' must use a-z, 0-9, '-' or '_'");
+      for (const auto& other : d.subtests)
+        if (other.id == *v) p.add(r.line("id"), "[[subtest]] id '" + *v + "' is used twice");
+      s.id = *v;
+    }
+    s.title = r.string("title").value_or(s.id);
+    if (auto v = r.block_sizes("block_sizes")) s.block_sizes = *v;
+    else if (!t->contains("block_sizes")) {
+      if (d.block_sizes.empty()) p.add(s.line, "[[subtest]] '" + s.id + "' needs block_sizes ([matrix] has none)");
+      s.block_sizes = d.block_sizes;
+    }
+    d.subtests.push_back(std::move(s));
+  }
+}
+
+std::optional<model::Metric> parse_metric(const std::string& name) {
+  for (auto m : {model::Metric::Iops, model::Metric::Mbps, model::Metric::MeanLatencyNs, model::Metric::MaxLatencyNs})
+    if (name == metric_name(m)) return m;
+  return std::nullopt;
+}
+
+void read_tracking(const toml::array& arr, const std::string& where, Problems& p, ClassSettings& cs) {
+  for (const auto& node : arr) {
+    const toml::table* t = node.as_table();
+    if (!t) {
+      p.add(line_of(node), where + " tracking entries are tables like { rw = 0, bs = \"4k\", metric = \"iops\" }");
+      continue;
+    }
+    TableReader r(*t, where + " tracking", p);
+    r.only_keys({"rw", "bs", "metric"});
+    TrackingDef td;
+    td.line = line_of(node);
+    auto rw = r.integer("rw", 0, 100, true);
+    auto bs = r.block_size("bs", true);
+    auto metric = r.string("metric", true);
+    if (metric && !parse_metric(*metric))
+      p.add(r.line("metric"), where + " tracking metric '" + *metric +
+                                  "' must be one of iops, mbps, mean_latency, max_latency");
+    if (!rw || !bs || !metric || !parse_metric(*metric)) continue;
+    td.read_pct = static_cast<uint32_t>(*rw);
+    td.block_bytes = *bs;
+    td.metric = *parse_metric(*metric);
+    cs.tracking.push_back(td);
+  }
+}
+
+void read_class(const toml::table& t, const std::string& where, Problems& p, ClassSettings& cs) {
+  TableReader r(t, where, p);
+  cs.line = r.line();
+  r.only_keys({"write_cache", "active_range_pct", "threads", "queue_depth", "tc_qd", "tracking", "subtests"});
+  if (auto v = r.boolean("write_cache", true)) cs.write_cache_enabled = *v;
+  if (auto v = r.number("active_range_pct", 0, true, 100, true)) cs.active_range_pct = *v;
+  if (auto v = r.integer("threads", 1, 1024, true)) cs.threads = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("queue_depth", 1, 65536, true)) cs.queue_depth = static_cast<uint32_t>(*v);
+  if (auto v = r.string("tc_qd", true)) {
+    if (*v == "required") cs.tc_qd_rule = TcQdRule::Required;
+    else if (*v == "recommended") cs.tc_qd_rule = TcQdRule::Recommended;
+    else if (*v == "operator-choice") cs.tc_qd_rule = TcQdRule::OperatorChoice;
+    else p.add(r.line("tc_qd"), where + " tc_qd '" + *v + "' must be required, recommended or operator-choice");
+  }
+  if (const toml::array* a = r.array("tracking", true)) {
+    read_tracking(*a, where, p, cs);
+    if (a->empty()) p.add(line_of(*a), where + " tracking is empty: steady state needs a Tracking Variable");
+  }
+  if (auto v = r.strings("subtests")) cs.subtests = *v;
+}
+
+/// Cross-checks once everything is read: tracking cells exist, each sub-test run in a class
+/// has a Tracking Variable, class sub-test lists name real sub-tests. `matrix_ok` is false
+/// when the matrix itself had problems (then cell checks would only repeat them).
+void cross_check(TestDefinition& d, Problems& p, bool matrix_ok) {
+  for (auto& [edition, classes] : d.editions) {
+    for (auto& [cls, cs] : classes) {
+      const std::string where = "[editions.\"" + edition + "\"." + cls + "]";
+      for (const auto& id : cs.subtests) {
+        bool found = std::any_of(d.subtests.begin(), d.subtests.end(), [&](const SubTestDef& s) { return s.id == id; });
+        if (!found) p.add(cs.line, where + " subtests names '" + id + "', which no [[subtest]] defines");
+      }
+      for (const auto& t : cs.tracking) {
+        const bool rw_ok = std::find(d.rw_mix.begin(), d.rw_mix.end(), t.read_pct) != d.rw_mix.end();
+        bool bs_ok = false;
+        for (const auto& s : d.subtests)
+          if ((cs.subtests.empty() || contains(cs.subtests, s.id)) &&
+              std::find(s.block_sizes.begin(), s.block_sizes.end(), t.block_bytes) != s.block_sizes.end())
+            bs_ok = true;
+        if (matrix_ok && (!rw_ok || !bs_ok))
+          p.add(t.line, where + " tracking cell " + cell_id(t.read_pct, t.block_bytes) + " (" +
+                            core::format_block_size(t.block_bytes) + " " + std::to_string(t.read_pct) + "/" +
+                            std::to_string(100 - t.read_pct) + ") is not in the matrix");
+      }
+      for (const auto& s : d.subtests) {
+        if (!cs.subtests.empty() && !contains(cs.subtests, s.id)) continue;
+        bool tracked = std::any_of(cs.tracking.begin(), cs.tracking.end(), [&](const TrackingDef& t) {
+          return std::find(s.block_sizes.begin(), s.block_sizes.end(), t.block_bytes) != s.block_sizes.end();
+        });
+        if (matrix_ok && !tracked && !cs.tracking.empty())
+          p.add(cs.line, where + " has no Tracking Variable for sub-test '" + s.id + "'");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+core::Result<TestDefinition> parse_definition(const std::string& text, const std::string& file) {
+  Problems p(file);
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    p.add(static_cast<int>(e.source().begin.line), "TOML syntax: " + std::string(e.description()));
+    return core::Error(core::ErrorKind::BadInput, p.list());
+  }
+  TestDefinition d;
+  d.file = file;
+  TableReader top(root, "the file", p);
+  top.only_keys({"test", "steady_state", "preconditioning", "matrix", "subtest", "editions"});
+  if (const toml::table* t = top.table("test", true)) read_test(TableReader(*t, "[test]", p), d);
+  if (const toml::table* t = top.table("steady_state")) read_steady_state(TableReader(*t, "[steady_state]", p), d);
+  if (const toml::table* t = top.table("preconditioning"))
+    read_preconditioning(TableReader(*t, "[preconditioning]", p), d);
+  const size_t before_matrix = p.size();
+  if (const toml::table* t = top.table("matrix", true)) read_matrix(TableReader(*t, "[matrix]", p), d);
+
+  if (const toml::array* a = top.array("subtest")) read_subtests(*a, p, d);
+  if (d.subtests.empty()) {
+    if (d.block_sizes.empty() && root.contains("matrix") && !root["matrix"]["block_sizes"])
+      p.add(top.line("matrix"), "[matrix] needs block_sizes (or define [[subtest]] tables with block_sizes)");
+    d.subtests.push_back(SubTestDef{"main", d.title, d.block_sizes, 1});
+  }
+  const bool matrix_ok = p.size() == before_matrix;
+  if (d.wipc && d.wipc_block_bytes == 0 && root.contains("preconditioning") &&
+      !root["preconditioning"]["wipc_block_size"])
+    p.add(top.line("preconditioning"), "[preconditioning] needs wipc_block_size (a size or \"subtest\")");
+
+  if (const toml::table* eds = top.table("editions", true)) {
+    for (auto&& [ekey, enode] : *eds) {
+      const std::string edition(ekey.str());
+      const int eline = ekey.source().begin.line > 0 ? static_cast<int>(ekey.source().begin.line) : line_of(enode);
+      if (!contains(known_editions(), edition)) {
+        p.add(eline, "[editions] unknown edition '" + edition + "' (known: " + joined(known_editions()) + ")");
+        continue;
+      }
+      const toml::table* classes = enode.as_table();
+      if (!classes) {
+        p.add(eline, "[editions.\"" + edition + "\"] must be a table of classes");
+        continue;
+      }
+      for (auto&& [ckey, cnode] : *classes) {
+        const std::string cls(ckey.str());
+        const std::string where = "[editions.\"" + edition + "\"." + cls + "]";
+        const int cline = ckey.source().begin.line > 0 ? static_cast<int>(ckey.source().begin.line) : line_of(cnode);
+        if (!contains(known_classes(), cls)) {
+          p.add(cline, "[editions.\"" + edition + "\"] unknown class '" + cls + "' (known: " +
+                           joined(known_classes()) + ")");
+          continue;
+        }
+        const toml::table* ct = cnode.as_table();
+        if (!ct) {
+          p.add(cline, where + " must be a table");
+          continue;
+        }
+        read_class(*ct, where, p, d.editions[edition][cls]);
+      }
+    }
+    if (eds->empty()) p.add(line_of(*eds), "[editions] defines no edition");
+  }
+  cross_check(d, p, matrix_ok);
+  if (!p.empty()) return core::Error(core::ErrorKind::BadInput, p.list());
+  return d;
+}
+
+core::Result<TestDefinition> load_definition(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return core::bad_input(path + ": cannot read the test definition");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_definition(ss.str(), path);
+}
+
+}  // namespace pts::config

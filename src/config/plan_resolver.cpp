@@ -1,0 +1,249 @@
+// config/plan_resolver.cpp — see plan_resolver.h. Pure: definition + options + identity in,
+// TestPlan + Deviations out.
+#include "config/plan_resolver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/units.h"
+
+namespace pts::config {
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string mix(uint32_t read_pct) { return std::to_string(read_pct) + "/" + std::to_string(100 - read_pct); }
+
+const char* pattern_tag(model::AccessPattern p) { return p == model::AccessPattern::Random ? "RND" : "SEQ"; }
+
+const char* metric_label(model::Metric m) {
+  switch (m) {
+    case model::Metric::Iops: return "IOPS";
+    case model::Metric::Mbps: return "MB/s";
+    case model::Metric::MeanLatencyNs: return "ART";
+    case model::Metric::MaxLatencyNs: return "MRT";
+  }
+  return "?";
+}
+
+std::string edition_title(const std::string& e) { return e == "pts-e-1.1" ? "PTS-E 1.1" : e == "pts-2.0.2" ? "PTS 2.0.2" : e; }
+
+/// Why a block size cannot run on the target, or "" when it can.
+std::string not_applicable(uint32_t block_bytes, uint32_t lba_size) {
+  if (lba_size == 0 || (block_bytes >= lba_size && block_bytes % lba_size == 0)) return {};
+  return "block size " + core::format_block_size(block_bytes) + " is " +
+         (block_bytes < lba_size ? "smaller than" : "not a multiple of") + " the target's " +
+         std::to_string(lba_size) + "-byte LBA size";
+}
+
+void deviate(ResolvedPlan& r, std::string code, std::string text) {
+  r.deviations.push_back(model::Deviation{std::move(code), std::move(text)});
+}
+
+/// Run-wide settings: edition/class, durations, rounds, TC/QD, ActiveRange, purge.
+void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const RunOptions& o,
+                      const model::DeviceIdentity& id, ResolvedPlan& r, std::vector<std::string>& errors) {
+  model::TestPlan& p = r.plan;
+  const std::string who = edition_title(o.pts_edition) + " " + o.device_class;
+  p.test_id = d.id;
+  p.title = d.title;
+  p.pts_edition = o.pts_edition;
+  p.device_class = o.device_class;
+  p.template_name = d.template_name;
+  p.definition_file = d.file;
+  p.write_cache_enabled = cs.write_cache_enabled;
+  p.data_pattern = d.data_pattern;
+  p.spec_cell_seconds = d.cell_seconds;
+  p.cell_seconds = o.cell_seconds.value_or(d.cell_seconds);
+  if (p.cell_seconds != p.spec_cell_seconds)
+    deviate(r, "cell-seconds", "cells last " + num(p.cell_seconds) + " s instead of the " + num(p.spec_cell_seconds) +
+                                   " s the spec requires");
+  p.window_rounds = d.window_rounds;
+  p.max_rounds = o.max_rounds.value_or(d.max_rounds);
+  if (p.max_rounds < p.window_rounds)
+    errors.push_back("--max-rounds " + std::to_string(p.max_rounds) + " is shorter than the Measurement Window of " +
+                     std::to_string(p.window_rounds) + " Rounds: steady state could never be assessed");
+  else if (p.max_rounds != d.max_rounds)
+    deviate(r, "max-rounds", "at most " + std::to_string(p.max_rounds) + " Rounds instead of the spec's " +
+                                 std::to_string(d.max_rounds));
+  p.continue_past_max = o.continue_past_max;
+  if (o.continue_past_max)
+    r.notes.push_back("Rounds continue past the maximum until steady state (the spec leaves this to the operator); "
+                      "the report names the Rounds run");
+  p.data_excursion_limit = d.data_excursion_pct / 100.0;
+  p.slope_excursion_limit = d.slope_excursion_pct / 100.0;
+  if (d.data_excursion_pct != 20.0 || d.slope_excursion_pct != 10.0)
+    deviate(r, "steady-state-limits", "steady-state limits are " + num(d.data_excursion_pct) + " % (data) and " +
+                                          num(d.slope_excursion_pct) + " % (slope) instead of 20 % and 10 %");
+  p.wipc_capacity_multiple = d.wipc_capacity_multiple;
+  if (d.wipc && d.wipc_capacity_multiple != 2.0)
+    deviate(r, "wipc-amount", "WIPC writes " + num(d.wipc_capacity_multiple) + "× the capacity instead of 2×");
+
+  p.active_range_pct = o.active_range_pct.value_or(cs.active_range_pct);
+  if (p.active_range_pct != cs.active_range_pct)
+    deviate(r, "active-range", "ActiveRange " + num(p.active_range_pct) + " % instead of the " +
+                                   num(cs.active_range_pct) + " % " + who + " requires");
+
+  p.threads = o.threads.value_or(cs.threads);
+  p.queue_depth = o.queue_depth.value_or(cs.queue_depth);
+  const std::string tcqd = "TC " + std::to_string(p.threads) + " / QD " + std::to_string(p.queue_depth);
+  const std::string def_tcqd = "TC " + std::to_string(cs.threads) + " / QD " + std::to_string(cs.queue_depth);
+  const bool tcqd_changed = p.threads != cs.threads || p.queue_depth != cs.queue_depth;
+  switch (cs.tc_qd_rule) {
+    case TcQdRule::Required:
+      if (tcqd_changed) deviate(r, "tc-qd", tcqd + " instead of the " + def_tcqd + " " + who + " requires");
+      break;
+    case TcQdRule::Recommended:
+      if (tcqd_changed) deviate(r, "tc-qd", tcqd + " instead of the " + def_tcqd + " " + who + " recommends");
+      break;
+    case TcQdRule::OperatorChoice:
+      r.notes.push_back(who + " leaves TC/QD to the operator: " + tcqd +
+                        (tcqd_changed ? " (operator's choice)" : " (ptsuite default)"));
+      break;
+  }
+
+  p.purge_auto = !o.purge.has_value();
+  p.purge_method = o.purge.value_or(model::PurgeMethod::None);
+  if (!d.purge || (o.purge && *o.purge == model::PurgeMethod::None))
+    deviate(r, "purge-none", "no purge before the test: the drive does not start from a purged state");
+  else if (o.purge && *o.purge == model::PurgeMethod::Discard)
+    deviate(r, "purge-discard", "purge by discard (TRIM), which is not a SNIA purge");
+  if (id.kind == model::TargetKind::File)
+    deviate(r, "file-target", "target is a regular file: no drive purge (the file is re-created), and file-system "
+                              "caching and allocation stand between ptsuite and the drive; not a drive certification");
+  if (id.capacity_bytes == 0) errors.push_back("target " + id.path + " reports a capacity of 0 bytes");
+}
+
+/// One sub-test: cells in spec order, Tracking Variables, WIPC.
+void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const SubTestDef& sd,
+                     const model::DeviceIdentity& id, ResolvedPlan& r, std::vector<std::string>& errors) {
+  model::TestPlan& p = r.plan;
+  model::SubTestPlan s;
+  s.id = sd.id;
+  s.title = sd.title;
+  s.purge = d.purge && !(p.purge_method == model::PurgeMethod::None && !p.purge_auto);
+  s.wipc_enabled = d.wipc;
+  std::vector<std::string> skipped;
+  for (uint32_t rw : d.rw_mix) {
+    for (uint32_t bs : sd.block_sizes) {
+      model::CellPlan c;
+      c.id = cell_id(rw, bs);
+      c.label = std::string(pattern_tag(d.pattern)) + " " + core::format_block_size(bs) + " " + mix(rw);
+      c.spec.pattern = d.pattern;
+      c.spec.read_pct = rw;
+      c.spec.block_bytes = bs;
+      c.spec.threads = p.threads;
+      c.spec.queue_depth = p.queue_depth;
+      c.spec.seconds = p.cell_seconds;
+      c.spec.active_range_pct = p.active_range_pct;
+      c.not_applicable_reason = not_applicable(bs, id.lba_size);
+      c.applicable = c.not_applicable_reason.empty();
+      if (!c.applicable) skipped.push_back(c.id);
+      s.cells.push_back(std::move(c));
+    }
+  }
+  if (!skipped.empty()) {
+    std::string list;
+    for (const auto& c : skipped) list += (list.empty() ? "" : ", ") + c;
+    deviate(r, "cells-not-applicable", sd.id + ": " + std::to_string(skipped.size()) + " cell(s) not run on this " +
+                                           std::to_string(id.lba_size) + "-byte LBA format (" + list + ")");
+  }
+  for (const auto& t : cs.tracking) {
+    if (std::find(sd.block_sizes.begin(), sd.block_sizes.end(), t.block_bytes) == sd.block_sizes.end()) continue;
+    model::TrackingVariable v;
+    v.cell_id = cell_id(t.read_pct, t.block_bytes);
+    v.metric = t.metric;
+    v.label = std::string(pattern_tag(d.pattern)) + " " + core::format_block_size(t.block_bytes) + " " +
+              mix(t.read_pct) + " " + metric_label(t.metric);
+    if (std::string why = not_applicable(t.block_bytes, id.lba_size); !why.empty())
+      errors.push_back(d.file + ":" + std::to_string(t.line) + ": Tracking Variable " + v.label +
+                       " cannot be measured on " + (id.path.empty() ? "this target" : id.path) + ": " + why);
+    s.tracking.push_back(std::move(v));
+  }
+  // WIPC: SEQ writes over the ActiveRange, multiple × capacity × AR, whole blocks.
+  const uint32_t wbs = d.wipc_block_bytes ? d.wipc_block_bytes : sd.block_sizes.front();
+  s.wipc.pattern = model::AccessPattern::Sequential;
+  s.wipc.read_pct = 0;
+  s.wipc.block_bytes = wbs;
+  s.wipc.threads = p.threads;
+  s.wipc.queue_depth = p.queue_depth;
+  s.wipc.active_range_pct = p.active_range_pct;
+  s.wipc.seconds = 0;
+  const long double want = static_cast<long double>(d.wipc_capacity_multiple) * id.capacity_bytes *
+                           (static_cast<long double>(p.active_range_pct) / 100.0L);
+  s.wipc.bytes_limit = static_cast<uint64_t>(std::floor(want / wbs)) * wbs;
+  if (d.wipc && id.capacity_bytes > 0) {
+    if (std::string why = not_applicable(wbs, id.lba_size); !why.empty())
+      errors.push_back(d.file + ": WIPC " + why);
+    else if (s.wipc.bytes_limit == 0)
+      errors.push_back(d.file + ": WIPC would write less than one " + core::format_block_size(wbs) + " block");
+  }
+  p.subtests.push_back(std::move(s));
+}
+
+}  // namespace
+
+core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOptions& o,
+                                        const model::DeviceIdentity& id) {
+  std::vector<std::string> errors;
+  const auto ed = d.editions.find(o.pts_edition);
+  const ClassSettings* cs = nullptr;
+  if (ed != d.editions.end()) {
+    auto c = ed->second.find(o.device_class);
+    if (c != ed->second.end()) cs = &c->second;
+  }
+  if (!cs) {
+    std::string have;
+    for (const auto& [e, classes] : d.editions)
+      for (const auto& [c, _] : classes) have += (have.empty() ? "" : ", ") + ("--pts " + e + " --class " + c);
+    std::string why = o.pts_edition == "pts-e-1.1" && o.device_class == "client"
+                          ? " (PTS-E 1.1 is the enterprise edition; use --pts pts-2.0.2 for client settings)"
+                          : "";
+    return core::bad_input("--pts " + o.pts_edition + " --class " + o.device_class + ": " + d.file +
+                           " defines no [editions.\"" + o.pts_edition + "\"." + o.device_class + "] settings" + why +
+                           "; available: " + have);
+  }
+  ResolvedPlan r;
+  resolve_settings(d, *cs, o, id, r, errors);
+  for (const auto& sd : d.subtests)
+    if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
+      resolve_subtest(d, *cs, sd, id, r, errors);
+  if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
+  return r;
+}
+
+PlanDuration estimate_duration(const model::TestPlan& plan) {
+  PlanDuration out;
+  out.unbounded = plan.continue_past_max;
+  for (const auto& s : plan.subtests) {
+    PlanDuration::SubTest st;
+    st.id = s.id;
+    st.applicable_cells = static_cast<uint32_t>(std::count_if(s.cells.begin(), s.cells.end(),
+                                                              [](const model::CellPlan& c) { return c.applicable; }));
+    st.round_seconds = st.applicable_cells * plan.cell_seconds;
+    st.max_rounds_seconds = plan.max_rounds * st.round_seconds;
+    st.wipc_bytes = s.wipc_enabled ? s.wipc.bytes_limit : 0;
+    out.rounds_seconds += st.max_rounds_seconds;
+    out.subtests.push_back(st);
+  }
+  return out;
+}
+
+model::DeviceIdentity nominal_identity(uint64_t capacity_bytes, uint32_t lba_size) {
+  model::DeviceIdentity id;
+  id.kind = model::TargetKind::NvmeNamespace;
+  id.path = "(nominal target)";
+  id.model = "nominal NVMe namespace";
+  id.interface = "PCIe NVMe";
+  id.namespace_id = 1;
+  id.capacity_bytes = capacity_bytes;
+  id.lba_size = lba_size;
+  return id;
+}
+
+}  // namespace pts::config

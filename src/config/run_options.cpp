@@ -1,0 +1,123 @@
+// config/run_options.cpp — see run_options.h.
+#include "config/run_options.h"
+
+#include <algorithm>
+
+#include "config/definition.h"
+#include "config/text_parse.h"
+
+namespace pts::config {
+
+using detail::parse_decimal;
+using detail::parse_unsigned;
+
+const std::vector<RunOptionHelp>& run_option_flags() {
+  static const std::vector<RunOptionHelp> flags = {
+      {"--pts", "EDITION", "pts-e-1.1 | pts-2.0.2 (default pts-2.0.2)"},
+      {"--class", "CLASS", "enterprise | client (default enterprise)"},
+      {"--cell-seconds", "S", "seconds per cell (spec: 60; anything else is a deviation)"},
+      {"--max-rounds", "N", "maximum Rounds (spec: 25; anything else is a deviation)"},
+      {"--continue-past-max", "", "keep running Rounds past the maximum until steady state"},
+      {"--threads", "TC", "thread count (default: the definition's TC for edition/class)"},
+      {"--oio", "QD", "outstanding I/Os per thread (default: the definition's QD)"},
+      {"--active-range", "PCT", "ActiveRange in % of the LBAs (spec: 100 enterprise, 75 client)"},
+      {"--purge", "METHOD",
+       "auto | sanitize-crypto | sanitize-block | format-crypto | format-user | discard | none"},
+      {"--seed", "N", "random seed for offsets and data (default: a fresh seed per run)"},
+  };
+  return flags;
+}
+
+bool is_run_option(std::string_view flag, bool* takes_value) {
+  for (const auto& f : run_option_flags()) {
+    if (flag == f.flag) {
+      if (takes_value) *takes_value = f.value[0] != '\0';
+      return true;
+    }
+  }
+  return false;
+}
+
+bool parse_purge_method(std::string_view name, std::optional<model::PurgeMethod>& out) {
+  using M = model::PurgeMethod;
+  if (name == "auto") { out.reset(); return true; }
+  for (M m : {M::SanitizeCrypto, M::SanitizeBlock, M::FormatCrypto, M::FormatUser, M::Discard, M::None}) {
+    if (name == purge_method_name(m)) { out = m; return true; }
+  }
+  return false;
+}
+
+const char* purge_method_name(model::PurgeMethod method) {
+  switch (method) {
+    case model::PurgeMethod::SanitizeCrypto: return "sanitize-crypto";
+    case model::PurgeMethod::SanitizeBlock: return "sanitize-block";
+    case model::PurgeMethod::FormatCrypto: return "format-crypto";
+    case model::PurgeMethod::FormatUser: return "format-user";
+    case model::PurgeMethod::Discard: return "discard";
+    case model::PurgeMethod::Recreate: return "recreate";
+    case model::PurgeMethod::None: return "none";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string bad(std::string_view flag, std::string_view value, const std::string& what) {
+  return std::string(flag) + ": '" + std::string(value) + "' " + what;
+}
+
+std::string list_of(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : " | ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::string set_run_option(RunOptions& o, std::string_view flag, std::string_view value) {
+  if (flag == "--pts") {
+    const auto& e = known_editions();
+    if (std::find(e.begin(), e.end(), value) == e.end()) return bad(flag, value, "is not an edition (" + list_of(e) + ")");
+    o.pts_edition = std::string(value);
+  } else if (flag == "--class") {
+    const auto& c = known_classes();
+    if (std::find(c.begin(), c.end(), value) == c.end()) return bad(flag, value, "is not a class (" + list_of(c) + ")");
+    o.device_class = std::string(value);
+  } else if (flag == "--cell-seconds") {
+    auto v = parse_decimal(value);
+    if (!v || !(*v > 0) || *v > 86400) return bad(flag, value, "is not a positive number of seconds (at most 86400)");
+    o.cell_seconds = *v;
+  } else if (flag == "--max-rounds") {
+    auto v = parse_unsigned(value);
+    if (!v || *v < 1 || *v > 100000) return bad(flag, value, "is not a round count (1…100000)");
+    o.max_rounds = static_cast<uint32_t>(*v);
+  } else if (flag == "--continue-past-max") {
+    o.continue_past_max = true;
+  } else if (flag == "--threads") {
+    auto v = parse_unsigned(value);
+    if (!v || *v < 1 || *v > 1024) return bad(flag, value, "is not a thread count (1…1024)");
+    o.threads = static_cast<uint32_t>(*v);
+  } else if (flag == "--oio") {
+    auto v = parse_unsigned(value);
+    if (!v || *v < 1 || *v > 65536) return bad(flag, value, "is not a queue depth per thread (1…65536)");
+    o.queue_depth = static_cast<uint32_t>(*v);
+  } else if (flag == "--active-range") {
+    auto v = parse_decimal(value);
+    if (!v || !(*v > 0) || *v > 100) return bad(flag, value, "is not a percentage above 0 and at most 100");
+    o.active_range_pct = *v;
+  } else if (flag == "--purge") {
+    if (!parse_purge_method(value, o.purge))
+      return bad(flag, value,
+                 "is not a purge method (auto | sanitize-crypto | sanitize-block | format-crypto | format-user | "
+                 "discard | none)");
+  } else if (flag == "--seed") {
+    auto v = parse_unsigned(value);
+    if (!v) return bad(flag, value, "is not a non-negative integer");
+    o.seed = *v;
+  } else {
+    return std::string(flag) + ": not a run option";
+  }
+  return {};
+}
+
+}  // namespace pts::config
