@@ -1,0 +1,240 @@
+// unit-tests/pts/state_machine_test.cpp — the PTS state machine on a fake engine and device,
+// in fake time: stop rule, round cap, window-only reporting, gaps, failures.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "pts/procedure.h"
+#include "pts/window_results.h"
+#include "results/codec.h"
+#include "results/record_builder.h"
+#include "results/run_store.h"
+#include "steady/steady_state.h"
+#include "support.h"
+
+namespace pts::testing {
+namespace {
+
+TEST(StateMachine, StopsAtTheFirstSteadyRound) {
+  Rig rig(steady_at_8);
+  auto dir = temp_run_dir("first-steady");
+  auto res = rig.start(dir, make_plan());
+  ASSERT_FALSE(res.error) << res.error->message();
+  const auto& rec = res.record;
+  EXPECT_EQ(rec.state, model::RunState::Complete);
+  ASSERT_EQ(rec.subtests.size(), 1u);
+  const auto& s = rec.subtests[0];
+  ASSERT_EQ(s.rounds.size(), 8u);
+  EXPECT_TRUE(s.steady_state_reached);
+  EXPECT_EQ(s.window_first_round, 4u);
+  EXPECT_EQ(s.window_last_round, 8u);
+  ASSERT_TRUE(s.final_verdict);
+  EXPECT_EQ(s.final_verdict->round, 8u);
+  // Independent cross-check: the same series through analyze_series finds the same round.
+  auto analysis = steady::analyze_series(tracking_series(rec, 0));
+  ASSERT_TRUE(analysis.first_steady_round);
+  EXPECT_EQ(*analysis.first_steady_round, 8u);
+  // Rounds 5..7 were checked and not steady; every round holds every applicable cell.
+  for (uint32_t r = 5; r <= 7; ++r) {
+    ASSERT_TRUE(s.rounds[r - 1].verdict);
+    EXPECT_FALSE(s.rounds[r - 1].verdict->steady) << "round " << r;
+  }
+  for (const auto& round : s.rounds) EXPECT_EQ(round.cells.size(), 3u);
+  // 1 WIPC + 8 rounds x 3 applicable cells; the 256 B cell never ran.
+  EXPECT_EQ(rig.engine->calls.size(), 1u + 24u);
+  for (const auto& call : rig.engine->calls) EXPECT_NE(call.block_bytes, 256u);
+  EXPECT_EQ(rig.device.purge_calls, 1);
+  ASSERT_TRUE(s.purge);
+  ASSERT_TRUE(s.wipc);
+  EXPECT_TRUE(s.wipc->completed);
+}
+
+TEST(StateMachine, HonoursTheRoundCapAndReportsNotAchieved) {
+  Rig rig(never_steady);
+  auto dir = temp_run_dir("cap");
+  auto res = rig.start(dir, make_plan(1, 7));
+  ASSERT_FALSE(res.error);
+  const auto& s = res.record.subtests[0];
+  EXPECT_EQ(res.record.state, model::RunState::Complete);
+  ASSERT_EQ(s.rounds.size(), 7u);
+  EXPECT_FALSE(s.steady_state_reached);
+  EXPECT_TRUE(s.complete);
+  EXPECT_EQ(s.window_first_round, 3u);
+  EXPECT_EQ(s.window_last_round, 7u);
+  ASSERT_TRUE(s.final_verdict);
+  EXPECT_FALSE(s.final_verdict->steady);
+  EXPECT_EQ(s.final_verdict->variables.at(0).window.first_round, 3u);
+  EXPECT_EQ(res.record.transitions.back().state, "Done");
+  EXPECT_NE(res.record.transitions.back().detail.find("not achieved"), std::string::npos);
+}
+
+TEST(StateMachine, ContinuePastMaxRunsUntilSteady) {
+  Rig rig(steady_at_8);
+  auto plan = make_plan(1, 5);
+  plan.continue_past_max = true;
+  auto res = rig.start(temp_run_dir("past-max"), plan);
+  ASSERT_FALSE(res.error);
+  EXPECT_EQ(res.record.subtests[0].rounds.size(), 8u);
+  EXPECT_TRUE(res.record.subtests[0].steady_state_reached);
+}
+
+TEST(StateMachine, ReportsWindowMeansOnly) {
+  Rig rig(steady_at_8);
+  auto res = rig.start(temp_run_dir("window"), make_plan());
+  ASSERT_FALSE(res.error);
+  const auto& s = res.record.subtests[0];
+  ASSERT_EQ(s.window_results.size(), 3u);  // applicable cells only
+  for (const auto& w : s.window_results) {
+    const auto& cell = *std::find_if(res.record.plan.subtests[0].cells.begin(), res.record.plan.subtests[0].cells.end(),
+                                     [&](const model::CellPlan& c) { return c.id == w.cell_id; });
+    // Expected from the script itself: occurrences 3..7 are rounds 4..8.
+    double expect = 0, all = 0;
+    for (uint32_t occ = 0; occ < 8; ++occ) {
+      const double v = steady_at_8(cell.spec, occ);
+      all += v;
+      if (occ >= 3) expect += v;
+    }
+    EXPECT_EQ(w.rounds, 5u);
+    EXPECT_DOUBLE_EQ(w.iops, expect / 5) << w.cell_id;
+    EXPECT_NE(w.iops, all / 8) << w.cell_id;
+    uint64_t mrt = 0;
+    for (const auto& r : s.rounds)
+      if (r.round >= 4)
+        for (const auto& c : r.cells)
+          if (c.cell_id == w.cell_id) mrt = std::max(mrt, c.latency.max_ns);
+    EXPECT_EQ(w.max_latency_ns, mrt);
+  }
+}
+
+TEST(StateMachine, WindowResultsIgnoreRoundsOutsideTheWindow) {
+  auto plan = make_plan().subtests[0];
+  std::vector<model::RoundRecord> rounds;
+  for (uint32_t r = 1; r <= 9; ++r) {
+    model::RoundRecord rr;
+    rr.round = r;
+    for (const auto& c : plan.cells) {
+      model::CellResult cr;
+      cr.cell_id = c.id;
+      cr.iops = (r >= 3 && r <= 7) ? 10.0 * r : 1e12;  // poison outside 3..7
+      cr.latency.max_ns = (r >= 3 && r <= 7) ? r : 1u << 30;
+      rr.cells.push_back(cr);
+    }
+    rounds.push_back(rr);
+  }
+  auto w = runner::window_results(plan, rounds, 3, 7);
+  ASSERT_EQ(w.size(), 3u);
+  for (const auto& c : w) {
+    EXPECT_DOUBLE_EQ(c.iops, 50.0);
+    EXPECT_EQ(c.max_latency_ns, 7u);
+    EXPECT_EQ(c.rounds, 5u);
+  }
+}
+
+TEST(StateMachine, MeasuresTheGapBetweenCells) {
+  Rig rig(steady_at_8);
+  rig.clock.tick_ns = 1000;  // each monotonic read moves 1 µs
+  auto res = rig.start(temp_run_dir("gaps"), make_plan());
+  ASSERT_FALSE(res.error);
+  for (const auto& r : res.record.subtests[0].rounds) {
+    EXPECT_EQ(r.cell_gaps_ns.size(), 3u) << "round " << r.round;  // before each of its 3 cells
+    EXPECT_EQ(r.max_cell_gap_ns, 1000u);
+    EXPECT_DOUBLE_EQ(r.mean_cell_gap_ns, 1000.0);
+  }
+}
+
+TEST(StateMachine, RunsEverySubTestWithItsOwnPurgeAndWipc) {
+  Rig rig(steady_at_8);
+  auto res = rig.start(temp_run_dir("subtests"), make_plan(2));
+  ASSERT_FALSE(res.error);
+  ASSERT_EQ(res.record.subtests.size(), 2u);
+  for (const auto& s : res.record.subtests) {
+    EXPECT_TRUE(s.complete);
+    EXPECT_TRUE(s.purge);
+    EXPECT_TRUE(s.wipc);
+    EXPECT_EQ(s.rounds.size(), 8u);
+  }
+  EXPECT_EQ(rig.device.purge_calls, 2);
+  // Identity is re-read before each destructive phase: start + 2 purges + 2 WIPCs.
+  EXPECT_EQ(rig.device.identify_calls, 5);
+}
+
+TEST(StateMachine, GuardRefusalTouchesNothing) {
+  Rig rig(steady_at_8);
+  rig.device.guard_refuses = true;
+  results::RecordBuilder sink;
+  auto env = rig.env(sink);
+  auto res = runner::start_run(env, make_header(make_plan(), rig.device.id));
+  ASSERT_TRUE(res.error);
+  EXPECT_EQ(res.error->kind, core::ErrorKind::Refused);
+  EXPECT_FALSE(res.journaled);
+  EXPECT_TRUE(rig.engine->calls.empty());
+  EXPECT_EQ(rig.device.purge_calls, 0);
+  EXPECT_TRUE(sink.record().plan.test_id.empty());  // nothing reached the sink
+}
+
+TEST(StateMachine, PurgeFailureIsADeviceError) {
+  Rig rig(steady_at_8);
+  rig.device.purge_fails = true;
+  auto dir = temp_run_dir("purge-fail");
+  auto res = rig.start(dir, make_plan());
+  ASSERT_TRUE(res.error);
+  EXPECT_EQ(res.error->kind, core::ErrorKind::Device);
+  EXPECT_EQ(res.record.state, model::RunState::Failed);
+  EXPECT_TRUE(res.record.subtests[0].purge);  // the failed command is on record
+  EXPECT_TRUE(rig.engine->calls.empty());
+  auto saved = results::load_run_json(dir);
+  ASSERT_TRUE(saved.ok());
+  EXPECT_EQ(saved->state, model::RunState::Failed);
+}
+
+TEST(StateMachine, IoErrorEndsTheRunAfterJournalingTheCell) {
+  Rig rig(steady_at_8);
+  rig.engine->io_error_calls = {5};  // WIPC, round 1 (3 cells), round 2 cell 1 is call 4, cell 2 call 5
+  auto dir = temp_run_dir("io-error");
+  auto res = rig.start(dir, make_plan());
+  ASSERT_TRUE(res.error);
+  EXPECT_EQ(res.error->kind, core::ErrorKind::Io);
+  EXPECT_EQ(res.record.state, model::RunState::Failed);
+  ASSERT_EQ(res.record.subtests[0].rounds.size(), 2u);
+  EXPECT_EQ(res.record.subtests[0].rounds[1].cells.size(), 2u);
+  EXPECT_EQ(rig.engine->calls.size(), 6u);
+  auto loaded = results::load_journal(dir);
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->record.subtests[0].rounds[1].cells.back().io_errors, 1u);
+}
+
+TEST(StateMachine, WriteCacheIsBroughtToThePlanState) {
+  Rig rig(steady_at_8);
+  rig.device.cache = model::WriteCacheState::Enabled;
+  auto res = rig.start(temp_run_dir("wcd"), make_plan(1, 5));
+  ASSERT_FALSE(res.error);
+  EXPECT_EQ(res.record.write_cache, model::WriteCacheState::Disabled);
+  EXPECT_EQ(rig.device.cache, model::WriteCacheState::Disabled);
+}
+
+TEST(StateMachine, JournalRunJsonAndRunnerAgree) {
+  Rig rig(steady_at_8);
+  auto dir = temp_run_dir("agree");
+  auto res = rig.start(dir, make_plan(2));
+  ASSERT_FALSE(res.error);
+  auto loaded = results::load_journal(dir);
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_FALSE(loaded->torn_tail);
+  // run.json, the record rebuilt from the journal and the runner's record are one record.
+  const std::string on_disk = read_text(dir + "/run.json");
+  EXPECT_EQ(on_disk, results::run_record_to_json_text(loaded->record));
+  EXPECT_EQ(on_disk, results::run_record_to_json_text(res.record));
+  EXPECT_NE(on_disk.find("\"window_results\""), std::string::npos);
+}
+
+TEST(Procedures, RegistryRunsTheThreeSteadyStateTests) {
+  for (const char* id : {"iops", "throughput", "latency"}) {
+    const auto* p = runner::find_procedure(id);
+    ASSERT_NE(p, nullptr) << id;
+    EXPECT_STREQ(p->name(), "steady-rounds");
+  }
+  EXPECT_EQ(runner::find_procedure("wsat"), nullptr);
+}
+
+}  // namespace
+}  // namespace pts::testing
