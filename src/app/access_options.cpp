@@ -1,0 +1,253 @@
+// app/access_options.cpp — see access_options.h.
+#include "app/access_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+
+#include "core/units.h"
+
+namespace pts::app {
+
+namespace {
+
+using model::AccessPattern;
+
+std::optional<uint64_t> parse_uint(const std::string& text) {
+  uint64_t v = 0;
+  if (text.empty()) return std::nullopt;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_double(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+/// "--bs 3000: <why>"
+std::string complain(const std::string& opt, const std::string& value, const std::string& why) {
+  return opt + " " + value + ": " + why;
+}
+
+/// A block size: 512 B … 1 MiB, a multiple of 512 B. Empty optional + message on failure.
+std::optional<uint32_t> block_size(const std::string& opt, const std::string& text, std::vector<std::string>& errors) {
+  const auto bytes = core::parse_size_bytes(text);
+  if (!bytes) {
+    errors.push_back(complain(opt, text, "not a size (use e.g. 4096, 4k, 128k, 1m)"));
+    return std::nullopt;
+  }
+  if (*bytes < kMinBlockBytes || *bytes > kMaxBlockBytes || *bytes % 512 != 0) {
+    errors.push_back(complain(opt, text, "block size must be a multiple of 512 bytes from 512 B to 1 MiB"));
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(*bytes);
+}
+
+std::vector<model::BlockSizeShare> parse_split(const std::string& text, std::vector<std::string>& errors) {
+  std::vector<model::BlockSizeShare> shares;
+  uint32_t total = 0;
+  size_t start = 0;
+  bool ok = true;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(start, comma - start);
+    const size_t colon = item.find(':');
+    if (colon == std::string::npos) {
+      errors.push_back(complain("--bs-split", text, "entry '" + item + "' is not SIZE:PERCENT"));
+      ok = false;
+    } else {
+      const auto bytes = block_size("--bs-split", item.substr(0, colon), errors);
+      const auto pct = parse_uint(item.substr(colon + 1));
+      if (!pct || *pct == 0 || *pct > 100) {
+        errors.push_back(complain("--bs-split", text, "percentage in '" + item + "' must be 1..100"));
+        ok = false;
+      }
+      if (!bytes) ok = false;
+      if (bytes && pct && *pct <= 100) {
+        shares.push_back({*bytes, static_cast<uint32_t>(*pct)});
+        total += static_cast<uint32_t>(*pct);
+      }
+    }
+    start = comma + 1;
+  }
+  if (ok && total != 100) {
+    errors.push_back(complain("--bs-split", text, "percentages sum to " + std::to_string(total) + ", not 100"));
+    ok = false;
+  }
+  return ok ? shares : std::vector<model::BlockSizeShare>{};
+}
+
+}  // namespace
+
+void AccessOptions::apply_to(model::AccessSpec& spec) const {
+  if (pattern) spec.pattern = *pattern;
+  if (read_pct) spec.read_pct = *read_pct;
+  else if (rw_read_pct) spec.read_pct = *rw_read_pct;
+  else if (pattern) spec.read_pct = 50;  // a mixed --rw without --read-pct
+  if (block_bytes) {
+    spec.block_bytes = *block_bytes;
+    spec.bs_split.clear();
+  }
+  if (!bs_split.empty()) spec.bs_split = bs_split;
+  if (threads) spec.threads = *threads;
+  if (queue_depth) spec.queue_depth = *queue_depth;
+  if (seconds) spec.seconds = *seconds;
+  if (active_range_pct) spec.active_range_pct = *active_range_pct;
+  if (rate_iops) spec.rate_iops = *rate_iops;
+  if (seed) spec.seed = *seed;
+}
+
+ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
+  ParsedAccessArgs out;
+  AccessOptions& o = out.options;
+  std::vector<std::string>& errors = out.errors;
+  std::map<std::string, bool> seen;
+
+  using Handler = std::function<void(const std::string& opt, const std::string& value)>;
+  auto uint_in = [&](const std::string& opt, const std::string& v, uint64_t lo, uint64_t hi) -> std::optional<uint64_t> {
+    const auto n = parse_uint(v);
+    if (!n || *n < lo || *n > hi) {
+      errors.push_back(complain(opt, v, "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)));
+      return std::nullopt;
+    }
+    return n;
+  };
+  const std::map<std::string, Handler> handlers = {
+      {"--rw", [&](const std::string& opt, const std::string& v) {
+         static const std::map<std::string, std::pair<AccessPattern, int>> kinds = {
+             {"read", {AccessPattern::Sequential, 100}},  {"write", {AccessPattern::Sequential, 0}},
+             {"rw", {AccessPattern::Sequential, -1}},     {"readwrite", {AccessPattern::Sequential, -1}},
+             {"randread", {AccessPattern::Random, 100}},  {"randwrite", {AccessPattern::Random, 0}},
+             {"randrw", {AccessPattern::Random, -1}}};
+         const auto it = kinds.find(v);
+         if (it == kinds.end()) {
+           errors.push_back(complain(opt, v, "unknown pattern (use read, write, rw, randread, randwrite or randrw)"));
+           return;
+         }
+         o.pattern = it->second.first;
+         if (it->second.second >= 0) o.rw_read_pct = static_cast<uint32_t>(it->second.second);
+       }},
+      {"--read-pct", [&](const std::string& opt, const std::string& v) {
+         if (auto n = uint_in(opt, v, 0, 100)) o.read_pct = static_cast<uint32_t>(*n);
+       }},
+      {"--bs", [&](const std::string& opt, const std::string& v) { o.block_bytes = block_size(opt, v, errors); }},
+      {"--bs-split", [&](const std::string&, const std::string& v) { o.bs_split = parse_split(v, errors); }},
+      {"--threads", [&](const std::string& opt, const std::string& v) {
+         if (auto n = uint_in(opt, v, 1, kMaxThreads)) o.threads = static_cast<uint32_t>(*n);
+       }},
+      {"--oio", [&](const std::string& opt, const std::string& v) {
+         if (auto n = uint_in(opt, v, 1, kMaxQueueDepth)) o.queue_depth = static_cast<uint32_t>(*n);
+       }},
+      {"--seconds", [&](const std::string& opt, const std::string& v) {
+         const auto d = parse_double(v);
+         if (!d || !(*d > 0) || *d > 366.0 * 86400) errors.push_back(complain(opt, v, "must be a number of seconds above 0"));
+         else o.seconds = *d;
+       }},
+      {"--active-range", [&](const std::string& opt, const std::string& v) {
+         const auto d = parse_double(v);
+         if (!d || !(*d > 0) || *d > 100) errors.push_back(complain(opt, v, "ActiveRange must be a percentage above 0 and at most 100"));
+         else o.active_range_pct = *d;
+       }},
+      {"--rate-iops", [&](const std::string& opt, const std::string& v) {
+         if (auto n = uint_in(opt, v, 0, 100000000)) o.rate_iops = *n;
+       }},
+      {"--seed", [&](const std::string& opt, const std::string& v) {
+         if (auto n = uint_in(opt, v, 0, UINT64_MAX)) o.seed = *n;
+       }},
+      {"--size", [&](const std::string& opt, const std::string& v) {
+         const auto bytes = core::parse_size_bytes(v);
+         if (!bytes || *bytes == 0 || *bytes % 512 != 0)
+           errors.push_back(complain(opt, v, "must be a size above 0 and a multiple of 512 bytes (e.g. 1g, 256m)"));
+         else o.size_bytes = *bytes;
+       }},
+  };
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string opt = args[i];
+    std::optional<std::string> value;
+    if (const auto eq = opt.find('='); opt.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = opt.substr(eq + 1);
+      opt = opt.substr(0, eq);
+    }
+    const auto h = handlers.find(opt);
+    if (h == handlers.end()) {
+      out.rest.push_back(args[i]);
+      continue;
+    }
+    if (!value) {
+      if (i + 1 >= args.size()) {
+        errors.push_back(opt + ": needs a value");
+        continue;
+      }
+      value = args[++i];
+    }
+    if (seen[opt]) {
+      errors.push_back(opt + ": given more than once");
+      continue;
+    }
+    seen[opt] = true;
+    h->second(opt, *value);
+  }
+
+  // Cross-option checks.
+  if (o.block_bytes && !o.bs_split.empty()) errors.push_back("--bs and --bs-split: give one or the other");
+  if (o.read_pct && o.rw_read_pct && *o.read_pct != *o.rw_read_pct)
+    errors.push_back("--read-pct " + std::to_string(*o.read_pct) + ": contradicts --rw (" +
+                     (*o.rw_read_pct == 100 ? "reads only" : "writes only") + "); use --rw randrw or rw");
+  if (o.queue_depth) {
+    const uint64_t bs = o.block_bytes ? *o.block_bytes : 0;
+    uint64_t max_bs = bs;
+    for (const auto& s : o.bs_split) max_bs = std::max<uint64_t>(max_bs, s.bytes);
+    if (max_bs * *o.queue_depth > (uint64_t{1} << 30))
+      errors.push_back("--oio " + std::to_string(*o.queue_depth) + ": with blocks of " + core::format_block_size(max_bs) +
+                       " this needs more than 1 GiB of I/O buffers per thread");
+  }
+  return out;
+}
+
+std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, uint32_t logical_block_bytes,
+                                               uint64_t target_bytes) {
+  std::vector<std::string> errors;
+  const uint32_t lbs = logical_block_bytes ? logical_block_bytes : 512;
+  const std::string opt = spec.bs_split.empty() ? "--bs" : "--bs-split";
+  std::vector<uint32_t> sizes;
+  if (spec.bs_split.empty()) sizes.push_back(spec.block_bytes);
+  for (const auto& s : spec.bs_split) sizes.push_back(s.bytes);
+  for (uint32_t bytes : sizes)
+    if (bytes % lbs != 0)
+      errors.push_back(opt + " " + std::to_string(bytes) + ": not a multiple of the target's logical block size (" +
+                       std::to_string(lbs) + " B)");
+  const uint64_t range = static_cast<uint64_t>(static_cast<long double>(target_bytes) * spec.active_range_pct / 100.0L);
+  const uint64_t max_bs = model::max_block_bytes(spec);
+  const uint64_t per_stream = spec.pattern == model::AccessPattern::Sequential ? range / spec.threads : range;
+  if (target_bytes > 0 && per_stream < max_bs)
+    errors.push_back("--active-range " + std::to_string(spec.active_range_pct) + ": covers " + std::to_string(range) +
+                     " B, too small for " +
+                     (spec.pattern == model::AccessPattern::Sequential ? std::to_string(spec.threads) + " stream(s) of " : "") +
+                     core::format_block_size(max_bs) + " blocks");
+  return errors;
+}
+
+const char* access_options_help() {
+  return "  --rw PATTERN        read, write, rw, randread, randwrite, randrw (default randread)\n"
+         "  --read-pct N        share of reads for rw/randrw, 0..100 (default 50)\n"
+         "  --bs SIZE           block size, 512 B .. 1 MiB, multiple of 512 (default 4k)\n"
+         "  --bs-split LIST     block-size mix, e.g. 4k:67,8k:10,64k:23 (percentages sum to 100)\n"
+         "  --threads TC        worker threads, each with its own io_uring (default 1)\n"
+         "  --oio QD            outstanding I/Os per thread (default 1)\n"
+         "  --seconds S         duration, fractional allowed (default 60)\n"
+         "  --active-range PCT  ActiveRange: share of the target from LBA 0, (0, 100] (default 100)\n"
+         "  --rate-iops N       pace all threads together to N IOPS (default 0: unthrottled)\n"
+         "  --seed N            random seed (default 0: a fresh one, printed with the result)\n"
+         "  --size SIZE         create a missing file target with this size (e.g. 1g)\n";
+}
+
+}  // namespace pts::app

@@ -1,0 +1,53 @@
+// engine/cell_summary.cpp — see cell_summary.h.
+#include "engine/cell_summary.h"
+
+#include <algorithm>
+
+namespace pts::engine {
+
+model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vector<const WorkerStats*>& workers,
+                                 uint64_t t0_ns, const CpuTimes& cpu) {
+  model::CellResult r;
+  r.spec = spec;
+  LatencyHistogram reads, writes;
+  uint64_t end_ns = t0_ns;
+  std::vector<uint64_t> per_second;
+  for (const WorkerStats* w : workers) {
+    reads.merge(w->read_latency);
+    writes.merge(w->write_latency);
+    r.read_ios += w->read_ios;
+    r.write_ios += w->write_ios;
+    r.read_bytes += w->read_bytes;
+    r.write_bytes += w->write_bytes;
+    r.io_errors += w->io_errors;
+    if (r.error.empty() && !w->first_error.empty()) r.error = w->first_error;
+    end_ns = std::max(end_ns, w->end_ns);
+    if (w->completions_per_second.size() > per_second.size()) per_second.resize(w->completions_per_second.size(), 0);
+    for (size_t s = 0; s < w->completions_per_second.size(); ++s) per_second[s] += w->completions_per_second[s];
+  }
+  r.seconds = static_cast<double>(end_ns - t0_ns) / 1e9;
+  // Only whole seconds: the last, partial second would read low.
+  per_second.resize(std::min(per_second.size(), static_cast<size_t>(r.seconds)));
+  r.ios_per_second = std::move(per_second);
+
+  if (r.seconds > 0) {
+    r.read_iops = static_cast<double>(r.read_ios) / r.seconds;
+    r.write_iops = static_cast<double>(r.write_ios) / r.seconds;
+    r.read_mbps = static_cast<double>(r.read_bytes) / 1e6 / r.seconds;
+    r.write_mbps = static_cast<double>(r.write_bytes) / 1e6 / r.seconds;
+    const double wall = cpu.wall_seconds > 0 ? cpu.wall_seconds : r.seconds;
+    r.cpu_usr_pct = cpu.user_seconds / wall * 100.0;
+    r.cpu_sys_pct = cpu.system_seconds / wall * 100.0;
+  }
+  r.iops = r.read_iops + r.write_iops;
+  r.mbps = r.read_mbps + r.write_mbps;
+  r.read_latency = reads.summary();
+  r.write_latency = writes.summary();
+  LatencyHistogram all = reads;
+  all.merge(writes);
+  r.latency = all.summary();
+  r.littles_law_oio = r.iops * r.latency.mean_ns / 1e9;
+  return r;
+}
+
+}  // namespace pts::engine

@@ -1,0 +1,26 @@
+// engine/cell_summary.h — merges what the workers measured into one CellResult: counts,
+// IOPS and MB/s (10^6 B), latency summaries from the merged histograms, the per-second
+// series, CPU % from process rusage, and the Little's-law check. Pure: no I/O, no clock.
+// May use: core, model, engine/latency_histogram.h.
+#pragma once
+
+#include <vector>
+
+#include "engine/uring_worker.h"
+#include "model/cell.h"
+
+namespace pts::engine {
+
+/// Process CPU time consumed during the cell.
+struct CpuTimes {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  double wall_seconds = 0;  ///< the interval the two times were measured over
+};
+
+/// Builds the result of a cell that started at t0_ns (monotonic) from its workers' stats.
+/// The measured duration runs from t0 to the last completion of any worker.
+model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vector<const WorkerStats*>& workers,
+                                 uint64_t t0_ns, const CpuTimes& cpu);
+
+}  // namespace pts::engine

@@ -1,0 +1,48 @@
+// engine/rate_pacer.h — optional I/O rate pacing for one worker. The hot loop is a template
+// over the pacer type: NoPacer compiles away, RatePacer releases I/O number k at
+// t0 + k / rate (a fixed schedule, so a late start catches up instead of drifting).
+// May use: std only.
+#pragma once
+
+#include <cstdint>
+
+namespace pts::engine {
+
+/// Unthrottled: every free slot may issue at once.
+struct NoPacer {
+  static constexpr bool kEnabled = false;
+  void start(uint64_t /*t0_ns*/) {}
+  uint64_t allowed(uint64_t /*now_ns*/) const { return UINT64_MAX; }
+  void issued(uint64_t /*n*/) {}
+  uint64_t next_release_ns() const { return 0; }
+};
+
+/// Releases I/Os on a fixed schedule of `rate_iops` per second from start().
+class RatePacer {
+ public:
+  static constexpr bool kEnabled = true;
+  explicit RatePacer(double rate_iops) : interval_ns_(1e9 / rate_iops) {}
+
+  void start(uint64_t t0_ns) {
+    t0_ns_ = t0_ns;
+    issued_ = 0;
+  }
+  /// How many more I/Os may start at `now_ns`.
+  uint64_t allowed(uint64_t now_ns) const {
+    if (now_ns < t0_ns_) return 0;
+    const auto due = static_cast<uint64_t>(static_cast<double>(now_ns - t0_ns_) / interval_ns_) + 1;
+    return due > issued_ ? due - issued_ : 0;
+  }
+  void issued(uint64_t n) { issued_ += n; }
+  /// When the next I/O becomes due.
+  uint64_t next_release_ns() const {
+    return t0_ns_ + static_cast<uint64_t>(static_cast<double>(issued_) * interval_ns_);
+  }
+
+ private:
+  double interval_ns_;
+  uint64_t t0_ns_ = 0;
+  uint64_t issued_ = 0;
+};
+
+}  // namespace pts::engine

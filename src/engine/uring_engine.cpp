@@ -1,0 +1,144 @@
+// engine/uring_engine.cpp — the io_uring IoEngine: owns the O_DIRECT file descriptor and a
+// pool of persistent UringWorkers, runs one cell at a time across TC of them (a barrier, one
+// shared t0, a deadline or byte budget), and merges their stats into a CellResult. The
+// liburing headers stay in uring_worker.cpp.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#include "core/clock.h"
+#include "engine/cell_summary.h"
+#include "engine/io_engine.h"
+#include "engine/uring_worker.h"
+#include "engine/workload.h"
+
+namespace pts::engine {
+
+namespace {
+
+CpuTimes process_cpu() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  CpuTimes t;
+  t.user_seconds = static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_utime.tv_usec) / 1e6;
+  t.system_seconds = static_cast<double>(ru.ru_stime.tv_sec) + static_cast<double>(ru.ru_stime.tv_usec) / 1e6;
+  return t;
+}
+
+/// A fresh, non-zero seed for a cell that did not ask for one.
+uint64_t fresh_seed() {
+  std::random_device rd;
+  uint64_t s = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ core::wall_ns();
+  uint64_t mix = s;
+  s = splitmix64(mix);
+  return s ? s : 1;
+}
+
+const std::atomic<bool> kNeverAbort{false};
+
+class UringEngine final : public IoEngine {
+ public:
+  UringEngine(IoTarget target, int fd, bool writable) : target_(std::move(target)), fd_(fd), writable_(writable) {}
+  ~UringEngine() override {
+    workers_.clear();  // joins the threads before the descriptor goes
+    close(fd_);
+  }
+
+  core::Result<model::CellResult> run(const model::AccessSpec& requested, const std::atomic<bool>* abort,
+                                      const ProgressFn& progress) override {
+    model::AccessSpec spec = requested;
+    if (spec.seed == 0) spec.seed = fresh_seed();
+    if (!writable_ && spec.read_pct < 100)
+      return core::bad_input("target " + target_.path + ": opened read-only, but the access spec writes");
+    if (spec.bytes_limit == 0 && !(spec.seconds > 0))
+      return core::bad_input("access spec: duration must be positive");
+    auto plans = plan_workers(spec, target_);
+    if (!plans) return plans.take_error();
+    while (workers_.size() < spec.threads) workers_.push_back(std::make_unique<UringWorker>(fd_, writable_));
+
+    CellControl control;
+    control.abort = abort ? abort : &kNeverAbort;
+    for (uint32_t w = 0; w < spec.threads; ++w) workers_[w]->start_cell(plans.value()[w], &control);
+    {
+      std::unique_lock<std::mutex> lock(control.mutex);
+      control.changed.wait(lock, [&] { return control.ready == spec.threads; });
+    }
+    std::string setup_error;
+    for (uint32_t w = 0; w < spec.threads; ++w)
+      if (setup_error.empty() && !workers_[w]->setup_error().empty()) setup_error = workers_[w]->setup_error();
+    if (!setup_error.empty()) control.cancelled = true;
+
+    const CpuTimes cpu0 = process_cpu();
+    const uint64_t wall0 = core::wall_ns();
+    control.t0_ns = core::monotonic_ns();
+    control.deadline_ns = spec.bytes_limit ? UINT64_MAX : control.t0_ns + static_cast<uint64_t>(spec.seconds * 1e9);
+    control.go.fetch_add(1);
+    control.go.notify_all();
+    wait_done(control, spec.threads, progress);
+    const uint64_t t_end = core::monotonic_ns();
+    const CpuTimes cpu1 = process_cpu();
+    if (!setup_error.empty()) return core::Error(core::ErrorKind::Io, "engine setup: " + setup_error);
+
+    std::vector<const WorkerStats*> stats;
+    for (uint32_t w = 0; w < spec.threads; ++w) stats.push_back(&workers_[w]->stats());
+    CpuTimes cpu{cpu1.user_seconds - cpu0.user_seconds, cpu1.system_seconds - cpu0.system_seconds,
+                 static_cast<double>(t_end - control.t0_ns) / 1e9};
+    model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
+    result.started_wall_ns = wall0;
+    return result;
+  }
+
+  std::string describe() const override {
+    std::string flags = workers_.empty() ? "" : ", setup " + workers_.front()->ring_flags();
+    return std::string("io_uring (liburing ") + PTS_LIBURING_VERSION + flags + ", O_DIRECT, registered file and buffers)";
+  }
+
+ private:
+  void wait_done(CellControl& control, uint32_t workers, const ProgressFn& progress) {
+    std::unique_lock<std::mutex> lock(control.mutex);
+    auto next_tick = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while (control.done < workers) {
+      if (!progress) {
+        control.changed.wait(lock, [&] { return control.done == workers; });
+        break;
+      }
+      if (control.changed.wait_until(lock, next_tick, [&] { return control.done == workers; })) break;
+      next_tick += std::chrono::seconds(1);
+      uint64_t ios = 0;
+      for (uint32_t w = 0; w < workers; ++w) ios += workers_[w]->ios_done();
+      const double elapsed = static_cast<double>(core::monotonic_ns() - control.t0_ns) / 1e9;
+      lock.unlock();
+      progress(elapsed, ios);
+      lock.lock();
+    }
+  }
+
+  IoTarget target_;
+  int fd_;
+  bool writable_;
+  std::vector<std::unique_ptr<UringWorker>> workers_;
+};
+
+}  // namespace
+
+core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target, bool writable) {
+  const int fd = open(target.path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    std::string why = err == EINVAL ? "direct I/O (O_DIRECT) is not supported here; ptsuite never uses buffered I/O"
+                                    : std::strerror(err);
+    return core::Error(core::ErrorKind::BadInput, "target " + target.path + ": cannot open for direct I/O: " + why, err);
+  }
+  if (target.size_bytes == 0) {
+    close(fd);
+    return core::bad_input("target " + target.path + ": size unknown (0 bytes)");
+  }
+  return std::unique_ptr<IoEngine>(std::make_unique<UringEngine>(target, fd, writable));
+}
+
+}  // namespace pts::engine

@@ -1,0 +1,95 @@
+// engine/uring_worker.h — one persistent worker thread with its own io_uring (registered
+// file and buffers) that runs its share of a cell. Threads, rings and buffers live across
+// cells so back-to-back cells start on warm rings; a cell only resizes what grew. The ring
+// is created, used and registered on the worker thread (IORING_SETUP_SINGLE_ISSUER).
+// May use: core, model, liburing (this file's .cpp is one of the two that include it).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/result.h"
+#include "engine/latency_histogram.h"
+#include "engine/workload.h"
+
+namespace pts::engine {
+
+/// What one worker measured in one cell.
+struct WorkerStats {
+  LatencyHistogram read_latency;
+  LatencyHistogram write_latency;
+  uint64_t read_ios = 0, write_ios = 0;
+  uint64_t read_bytes = 0, write_bytes = 0;
+  std::vector<uint64_t> completions_per_second;  ///< indexed by whole seconds since t0
+  uint64_t end_ns = 0;                           ///< when the last I/O of this worker completed
+  uint64_t io_errors = 0;
+  std::string first_error;
+  void reset();
+};
+
+/// The runner's side of one cell, shared by all its workers.
+struct CellControl {
+  std::mutex mutex;
+  std::condition_variable changed;
+  uint32_t ready = 0;      ///< workers prepared and waiting for go
+  uint32_t done = 0;       ///< workers finished
+  std::atomic<uint32_t> go{0};  ///< bumped once per cell when t0 is set
+  std::atomic<bool> cancelled{false};  ///< set before go when a worker failed to prepare
+  uint64_t t0_ns = 0;
+  uint64_t deadline_ns = UINT64_MAX;
+  const std::atomic<bool>* abort = nullptr;  ///< never null while a cell runs
+};
+
+class UringWorker {
+ public:
+  /// Starts the thread; its ring is created at the first cell.
+  UringWorker(int fd, bool writable);
+  ~UringWorker();
+  UringWorker(const UringWorker&) = delete;
+  UringWorker& operator=(const UringWorker&) = delete;
+
+  /// Hands the worker a cell: it prepares (ring, buffers), reports ready to `control`, waits
+  /// for control->go to change, runs the loop and reports done.
+  void start_cell(const WorkerPlan& plan, CellControl* control);
+
+  /// Valid after the worker reported done.
+  const WorkerStats& stats() const { return stats_; }
+  /// Non-empty when preparing failed (the worker then did no I/O).
+  const std::string& setup_error() const { return setup_error_; }
+  /// Completions so far in the current cell (for progress).
+  uint64_t ios_done() const { return ios_done_.load(std::memory_order_relaxed); }
+  /// io_uring setup flags actually in use, e.g. "SINGLE_ISSUER|DEFER_TASKRUN".
+  const std::string& ring_flags() const { return ring_flags_; }
+
+ private:
+  struct Ring;  // liburing state, defined in the .cpp
+  void thread_main();
+  bool prepare(const WorkerPlan& plan);
+  void run_cell(const WorkerPlan& plan, CellControl& control);
+  template <class Offsets, class Pacer>
+  void loop(const WorkerPlan& plan, CellControl& control, Offsets offsets, Pacer pacer);
+
+  int fd_;
+  bool writable_;
+  std::unique_ptr<Ring> ring_;
+  WorkerStats stats_;
+  std::string setup_error_;
+  std::string ring_flags_;
+  alignas(64) std::atomic<uint64_t> ios_done_{0};
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool has_cell_ = false;
+  bool exit_ = false;
+  WorkerPlan plan_;
+  CellControl* control_ = nullptr;
+  std::thread thread_;
+};
+
+}  // namespace pts::engine

@@ -1,0 +1,79 @@
+// engine/workload.h — turns an AccessSpec and a target into per-worker plans before any I/O
+// starts, so the hot loop only reads precomputed tables (no configuration branches): the
+// block-size table, the read threshold, the worker's region of the ActiveRange, its byte
+// budget and its pacing rate. Also the offset generators the loop is instantiated with.
+// May use: core, model, engine/rng.h.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/result.h"
+#include "engine/io_engine.h"
+#include "engine/rng.h"
+#include "model/access_spec.h"
+
+namespace pts::engine {
+
+/// One entry of the per-draw block-size table: the size and how many blocks of that size
+/// fit in the worker's region (precomputed so the loop never divides).
+struct BlockChoice {
+  uint32_t bytes = 0;
+  uint64_t blocks_in_region = 0;
+};
+
+/// Everything one worker needs for one cell, fixed before the loop starts.
+struct WorkerPlan {
+  uint32_t worker_index = 0;
+  uint32_t queue_depth = 1;
+  bool sequential = false;
+  uint64_t region_start = 0;  ///< bytes; 0 for random (all workers share the ActiveRange)
+  uint64_t region_bytes = 0;  ///< random: the ActiveRange; sequential: this worker's slice
+  std::array<BlockChoice, 100> block_table{};  ///< indexed by a uniform draw in [0, 100)
+  uint32_t max_block_bytes = 0;
+  /// An I/O is a read when (rng >> 32) < read_threshold; 2^32 means always read.
+  uint64_t read_threshold = 0;
+  uint64_t byte_budget = UINT64_MAX;  ///< stop issuing after this many bytes (UINT64_MAX: time only)
+  double rate_iops = 0;               ///< this worker's share of spec.rate_iops; 0 = unthrottled
+  uint64_t seed = 0;                  ///< the cell's seed; the worker index selects the stream
+};
+
+/// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a
+/// whole logical block.
+uint64_t active_range_bytes(const model::AccessSpec& spec, const IoTarget& target);
+
+/// Checks the spec against the target (block sizes multiples of the logical block, the
+/// ActiveRange or each sequential slice holding at least one block...) and builds one plan
+/// per worker. Every problem is reported at once (ErrorKind::BadInput). spec.seed must be set.
+core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec, const IoTarget& target);
+
+/// Draws one block choice from the table: a multiply, no division, no branch.
+inline const BlockChoice& draw_block(const WorkerPlan& plan, Rng& rng) {
+  const auto pick = static_cast<size_t>((static_cast<unsigned __int128>(rng.next()) * 100u) >> 64);
+  return plan.block_table[pick];
+}
+
+/// Uniform random offsets, aligned to each I/O's block size, over [start, start + region).
+struct RandomOffsets {
+  uint64_t start = 0;
+  explicit RandomOffsets(const WorkerPlan& plan) : start(plan.region_start) {}
+  uint64_t next(Rng& rng, const BlockChoice& block) {
+    return start + rng.below(block.blocks_in_region) * block.bytes;
+  }
+};
+
+/// One sequential stream through the worker's slice, wrapping to its start at the end.
+struct SequentialOffsets {
+  uint64_t start = 0, end = 0, cursor = 0;
+  explicit SequentialOffsets(const WorkerPlan& plan)
+      : start(plan.region_start), end(plan.region_start + plan.region_bytes), cursor(plan.region_start) {}
+  uint64_t next(Rng&, const BlockChoice& block) {
+    if (cursor + block.bytes > end) cursor = start;
+    const uint64_t offset = cursor;
+    cursor += block.bytes;
+    return offset;
+  }
+};
+
+}  // namespace pts::engine
