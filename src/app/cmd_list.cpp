@@ -1,13 +1,50 @@
-// app/cmd_list.cpp — `ptsuite list`. (Not built yet: this placeholder says so and exits 2.)
+// app/cmd_list.cpp — `ptsuite list`: the PTS tests defined in tests-pts/ with their CLI
+// names and the editions/classes each supports. May use: config.
 #include <cstdio>
+#include <string>
 
 #include "app/commands.h"
+#include "config/catalog.h"
 
 namespace pts::app {
 
-int cmd_list(const Args&) {
-  std::fprintf(stderr, "ptsuite list: not implemented yet\n");
-  return 2;
+int cmd_list(const Args& args) {
+  for (const auto& a : args) {
+    if (a == "--help" || a == "-h") {
+      std::printf("usage: ptsuite list\n  Lists the PTS tests defined in tests-pts/ (directory: $PTSUITE_TESTS_DIR,\n"
+                  "  else ../tests-pts next to the executable, else the source tree).\n");
+      return 0;
+    }
+    std::fprintf(stderr, "ptsuite list: unexpected argument '%s'\n", a.c_str());
+    return 2;
+  }
+  auto dir = config::find_tests_dir();
+  if (!dir) {
+    std::fprintf(stderr, "ptsuite list: %s\n", dir.error().message().c_str());
+    return 2;
+  }
+  auto defs = config::load_all_definitions(*dir);
+  if (!defs) {
+    for (const auto& m : defs.error().messages) std::fprintf(stderr, "ptsuite list: %s\n", m.c_str());
+    return 2;
+  }
+  std::printf("Tests (definitions in %s):\n\n", dir->c_str());
+  for (const auto& d : *defs) {
+    std::string names = d.id;
+    for (const auto& a : d.aliases) names += ", " + a;
+    std::printf("  %-22s %s — %s\n", names.c_str(), d.title.c_str(), d.description.c_str());
+    std::string variants;
+    for (const auto& [edition, classes] : d.editions)
+      for (const auto& [cls, _] : classes) variants += (variants.empty() ? "" : ", ") + edition + " " + cls;
+    std::printf("  %-22s editions: %s\n", "", variants.c_str());
+    if (d.subtests.size() > 1) {
+      std::string subs;
+      for (const auto& s : d.subtests) subs += (subs.empty() ? "" : ", ") + s.id;
+      std::printf("  %-22s sub-tests: %s\n", "", subs.c_str());
+    }
+  }
+  std::printf("\nShow a resolved plan: ptsuite plan TEST [TARGET] [--pts EDITION] [--class CLASS]\n");
+  return 0;
 }
 
 }  // namespace pts::app

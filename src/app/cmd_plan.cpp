@@ -1,13 +1,208 @@
-// app/cmd_plan.cpp — `ptsuite plan`. (Not built yet: this placeholder says so and exits 2.)
+// app/cmd_plan.cpp — `ptsuite plan TEST [TARGET] [run options] [--json]`: the resolved plan
+// (edition, class, cells in order, Tracking Variables, WIPC bytes, TC/QD, window, max
+// Rounds, deviations) and its worst-case duration. Reads the target's identity only
+// (identify is read-only); never writes to a device. May use: config, device, results (JSON).
 #include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "config/catalog.h"
+#include "config/plan_resolver.h"
+#include "core/units.h"
+#include "device/target_device.h"
+#include "results/codec.h"
 
 namespace pts::app {
+namespace {
 
-int cmd_plan(const Args&) {
-  std::fprintf(stderr, "ptsuite plan: not implemented yet\n");
-  return 2;
+void plan_usage(FILE* out) {
+  std::fprintf(out, "usage: ptsuite plan TEST [TARGET] [options] [--json]\n"
+                    "  TEST    iops | throughput (tp) | latency (lat) | path/to/definition.toml\n"
+                    "  TARGET  read the identity (capacity, LBA size) of this target; read-only\n"
+                    "options (the same as `ptsuite run`):\n");
+  for (const auto& f : config::run_option_flags()) {
+    std::string flag = std::string(f.flag) + (f.value[0] ? std::string(" ") + f.value : "");
+    std::fprintf(out, "  %-24s %s\n", flag.c_str(), f.help);
+  }
+  std::fprintf(out, "without TARGET (nominal identity):\n"
+                    "  %-24s %s\n  %-24s %s\n  %-24s %s\n",
+               "--capacity SIZE", "nominal capacity (default 1t = 1 TiB)", "--lba-size BYTES",
+               "nominal LBA size (default 512; 4096 for a 4Kn namespace)", "--json", "machine-readable plan");
+}
+
+std::string duration_text(double seconds) {
+  const auto s = static_cast<uint64_t>(seconds + 0.5);
+  char buf[64];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%llu h %02llu min", (unsigned long long)(s / 3600), (unsigned long long)(s % 3600 / 60));
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%llu min %02llu s", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
+  else std::snprintf(buf, sizeof buf, "%g s", seconds);
+  return buf;
+}
+
+std::string pct(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g %%", v);
+  return buf;
+}
+
+void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal) {
+  const model::TestPlan& p = r.plan;
+  std::printf("Plan: %s (%s), %s %s\n", p.title.c_str(), p.test_id.c_str(),
+              p.pts_edition == "pts-e-1.1" ? "PTS-E 1.1" : "PTS 2.0.2", p.device_class.c_str());
+  std::printf("Definition: %s\n", p.definition_file.c_str());
+  if (nominal)
+    std::printf("Target: none given — NOMINAL identity: %s, %s, %u-byte LBAs (give TARGET for real figures)\n",
+                id.model.c_str(), core::format_bytes(id.capacity_bytes).c_str(), id.lba_size);
+  else
+    std::printf("Target: %s — %s %s, serial %s, firmware %s, %s (%llu bytes), %u-byte LBAs\n", id.path.c_str(),
+                id.manufacturer.c_str(), id.model.c_str(), id.serial.c_str(), id.firmware.c_str(),
+                core::format_bytes(id.capacity_bytes).c_str(), (unsigned long long)id.capacity_bytes, id.lba_size);
+  std::printf("Write cache: %s   ActiveRange: %s   TC %u / QD %u (total OIO %u)   data pattern: %s\n",
+              p.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)", pct(p.active_range_pct).c_str(), p.threads,
+              p.queue_depth, p.threads * p.queue_depth, p.data_pattern.c_str());
+  std::printf("Rounds: cell %g s; Measurement Window %u Rounds; max %u Rounds%s\n", p.cell_seconds, p.window_rounds,
+              p.max_rounds, p.continue_past_max ? " (then continue until steady)" : "");
+  std::printf("Steady state: Data Excursion <= %s and Slope Excursion <= %s of the window average, every Tracking "
+              "Variable in the same window\n",
+              pct(p.data_excursion_limit * 100).c_str(), pct(p.slope_excursion_limit * 100).c_str());
+  std::printf("Purge: %s\n", p.purge_auto ? "auto (the strongest method the target supports)"
+                                          : config::purge_method_name(p.purge_method));
+
+  const auto dur = config::estimate_duration(p);
+  for (size_t i = 0; i < p.subtests.size(); ++i) {
+    const auto& s = p.subtests[i];
+    const auto& d = dur.subtests[i];
+    std::printf("\nSub-test %s — %s\n", s.id.c_str(), s.title.c_str());
+    std::printf("  Purge: %s\n", s.purge ? "yes" : "no");
+    if (s.wipc_enabled)
+      std::printf("  WIPC: SEQ %s write, TC %u / QD %u, %g x capacity x %s ActiveRange = %llu bytes (%s)\n",
+                  core::format_block_size(s.wipc.block_bytes).c_str(), s.wipc.threads, s.wipc.queue_depth,
+                  p.wipc_capacity_multiple, pct(s.wipc.active_range_pct).c_str(),
+                  (unsigned long long)s.wipc.bytes_limit, core::format_bytes(s.wipc.bytes_limit).c_str());
+    else
+      std::printf("  WIPC: none\n");
+    std::printf("  Tracking Variables%s:\n", s.tracking.size() > 1 ? " (all must pass in the same window)" : "");
+    for (const auto& t : s.tracking) std::printf("    %-28s cell %s\n", t.label.c_str(), t.cell_id.c_str());
+    std::printf("  Cells in Round order (%zu; R/W mix outer, block size inner):\n", s.cells.size());
+    for (size_t c = 0; c < s.cells.size(); ++c) {
+      const auto& cell = s.cells[c];
+      std::printf("    %3zu  %-18s %-22s%s%s\n", c + 1, cell.id.c_str(), cell.label.c_str(),
+                  cell.applicable ? "" : "  NOT APPLICABLE: ", cell.not_applicable_reason.c_str());
+    }
+    std::printf("  Round: %u cells x %g s = %s; worst case %u Rounds = %s\n", d.applicable_cells, p.cell_seconds,
+                duration_text(d.round_seconds).c_str(), p.max_rounds, duration_text(d.max_rounds_seconds).c_str());
+  }
+
+  std::printf("\nWorst-case duration: %s of Rounds%s", duration_text(dur.rounds_seconds).c_str(),
+              dur.unbounded ? " up to the maximum, unbounded after it (--continue-past-max)" : "");
+  uint64_t wipc_total = 0;
+  for (const auto& d : dur.subtests) wipc_total += d.wipc_bytes;
+  if (wipc_total)
+    std::printf(" + WIPC: %llu bytes (%s), duration depends on the drive (no throughput known before the run)",
+                (unsigned long long)wipc_total, core::format_bytes(wipc_total).c_str());
+  std::printf("\n\nNotes:%s\n", r.notes.empty() ? " none" : "");
+  for (const auto& n : r.notes) std::printf("  - %s\n", n.c_str());
+  std::printf("Deviations from the spec:%s\n", r.deviations.empty() ? " none" : "");
+  for (const auto& d : r.deviations) std::printf("  - [%s] %s\n", d.code.c_str(), d.text.c_str());
+}
+
+void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal) {
+  const auto dur = config::estimate_duration(r.plan);
+  nlohmann::json out;
+  out["plan"] = r.plan;
+  out["deviations"] = r.deviations;
+  out["notes"] = r.notes;
+  out["target"] = id;
+  out["nominal_target"] = nominal;
+  nlohmann::json subs = nlohmann::json::array();
+  for (const auto& s : dur.subtests)
+    subs.push_back({{"id", s.id}, {"applicable_cells", s.applicable_cells}, {"round_seconds", s.round_seconds},
+                    {"max_rounds_seconds", s.max_rounds_seconds}, {"wipc_bytes", s.wipc_bytes}});
+  out["worst_case"] = {{"rounds_seconds", dur.rounds_seconds}, {"unbounded", dur.unbounded},
+                       {"wipc_duration", "depends on the drive"}, {"subtests", subs}};
+  std::printf("%s\n", out.dump(2).c_str());
+}
+
+}  // namespace
+
+int cmd_plan(const Args& args) {
+  std::vector<std::string> errors, positional;
+  config::RunOptions options;
+  uint64_t capacity = 1ull << 40;
+  uint32_t lba_size = 512;
+  bool json = false, nominal_flags = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    bool takes_value = false;
+    if (a == "--help" || a == "-h") {
+      plan_usage(stdout);
+      return 0;
+    } else if (a == "--json") {
+      json = true;
+    } else if (config::is_run_option(a, &takes_value) || a == "--capacity" || a == "--lba-size") {
+      std::string value;
+      if (takes_value || a == "--capacity" || a == "--lba-size") {
+        if (i + 1 >= args.size()) { errors.push_back(a + " needs a value"); continue; }
+        value = args[++i];
+      }
+      if (a == "--capacity") {
+        auto v = core::parse_size_bytes(value);
+        if (!v || *v == 0) errors.push_back("--capacity: '" + value + "' is not a size (e.g. 1t, 960g, 3840000000000)");
+        else capacity = *v;
+        nominal_flags = true;
+      } else if (a == "--lba-size") {
+        auto v = core::parse_size_bytes(value);
+        if (!v || *v < 512 || *v > 65536 || (*v & (*v - 1)))
+          errors.push_back("--lba-size: '" + value + "' is not an LBA size (512, 4096, ...)");
+        else lba_size = static_cast<uint32_t>(*v);
+        nominal_flags = true;
+      } else if (std::string e = config::set_run_option(options, a, value); !e.empty()) {
+        errors.push_back(e);
+      }
+    } else if (a.size() > 1 && a[0] == '-') {
+      errors.push_back("unknown option '" + a + "'");
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.empty()) errors.push_back("missing TEST (iops, throughput, latency; see ptsuite list)");
+  if (positional.size() > 2) errors.push_back("unexpected argument '" + positional[2] + "'");
+  if (positional.size() == 2 && nominal_flags) errors.push_back("--capacity/--lba-size apply only without TARGET");
+
+  std::optional<config::TestDefinition> def;
+  if (!positional.empty()) {
+    auto d = config::find_definition(positional[0]);
+    if (d) def = std::move(d.value());
+    else errors.insert(errors.end(), d.error().messages.begin(), d.error().messages.end());
+  }
+  if (!errors.empty()) {
+    for (const auto& e : errors) std::fprintf(stderr, "ptsuite plan: %s\n", e.c_str());
+    std::fprintf(stderr, "(ptsuite plan --help for usage)\n");
+    return 2;
+  }
+
+  const bool nominal = positional.size() < 2;
+  model::DeviceIdentity id = config::nominal_identity(capacity, lba_size);
+  if (!nominal) {
+    auto target = device::open_target(positional[1]);
+    core::Result<model::DeviceIdentity> ident = target ? (*target)->identify() : core::Result<model::DeviceIdentity>(target.error());
+    if (!ident) {
+      for (const auto& m : ident.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
+      return core::exit_code(ident.error().kind);
+    }
+    id = std::move(ident.value());
+  }
+  auto resolved = config::resolve_plan(*def, options, id);
+  if (!resolved) {
+    for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
+    return 2;
+  }
+  if (json) print_json(*resolved, id, nominal);
+  else print_plan(*resolved, id, nominal);
+  return 0;
 }
 
 }  // namespace pts::app
