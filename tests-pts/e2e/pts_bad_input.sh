@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# tests-pts/e2e/pts_bad_input.sh PTSUITE — `ptsuite run` refuses bad input with exit 2, one
+# clear message per problem (all at once), and leaves the target untouched.
+source "$(dirname "$0")/lib.sh"
+T=$WORK/target.img
+head -c $((16 * 1024 * 1024)) /dev/urandom >"$T"
+before=$(sha256sum "$T")
+mkdir -p "$WORK/full" && echo x >"$WORK/full/something"
+
+expect2() {  # expect2 NAME PATTERN ARGS...: exit 2, stderr matches every |-separated pattern
+  local name=$1 pattern=$2; shift 2
+  local rc=0
+  "$PTSUITE" run "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" || rc=$?
+  [ "$rc" = 2 ] || { cat "$WORK/$name.err"; fail "$name: exit $rc, expected 2"; }
+  IFS='|' read -ra pats <<<"$pattern"
+  for p in "${pats[@]}"; do grep -q -- "$p" "$WORK/$name.err" || { cat "$WORK/$name.err"; fail "$name: no '$p' in the message"; }; done
+  [ "$(sha256sum "$T")" = "$before" ] || fail "$name: the target changed"
+  echo "$name: ok ($(head -1 "$WORK/$name.err"))"
+}
+
+expect2 out-not-empty "--out $WORK/full: exists and is not empty" iops "$T" --out "$WORK/full" --confirm whatever
+expect2 unknown-test "nosuchtest" nosuchtest "$T" --out "$WORK/a"
+expect2 bad-override "--cell-seconds|--max-rounds" iops "$T" --out "$WORK/b" --cell-seconds -1 --max-rounds zero
+expect2 all-at-once "--out|nosuchtest|--bogus" nosuchtest "$T" --out "$WORK/full" --bogus
+expect2 missing-target-size "--size" iops "$WORK/missing.img" --out "$WORK/c"
+[ ! -e "$WORK/a" ] && [ ! -e "$WORK/b" ] && [ ! -e "$WORK/c" ] || fail "a run directory was created for bad input"
+[ ! -e "$WORK/missing.img" ] || fail "a target was created for bad input"
+# No consent: an existing target that ptsuite did not create needs --confirm (exit 3, untouched).
+rc=0; "$PTSUITE" run iops "$T" --out "$WORK/d" --cell-seconds 0.05 </dev/null >/dev/null 2>"$WORK/noconfirm.err" || rc=$?
+[ "$rc" = 3 ] || { cat "$WORK/noconfirm.err"; fail "no --confirm: exit $rc, expected 3"; }
+[ "$(sha256sum "$T")" = "$before" ] || fail "no --confirm: the target changed"
+echo "no-confirm: ok ($(head -1 "$WORK/noconfirm.err"))"
