@@ -1,13 +1,92 @@
-// app/cmd_report.cpp — `ptsuite report`. (Not built yet: this placeholder says so and exits 2.)
+// app/cmd_report.cpp — `ptsuite report RUNDIR [--format xlsx,json,csv] [--out DIR]`: loads
+// RUNDIR/run.json (schema-checked by results/) and renders it with report/ — offline, never
+// touching a device. Exit 0 on success, 2 on bad input (missing/newer run.json, bad flags,
+// unwritable output); nothing half-written either way.
 #include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 #include "app/commands.h"
+#include "core/atomic_file.h"
+#include "core/result.h"
+#include "report/header_block.h"
+#include "report/report.h"
+#include "results/run_store.h"
 
 namespace pts::app {
 
-int cmd_report(const Args&) {
-  std::fprintf(stderr, "ptsuite report: not implemented yet\n");
-  return 2;
+namespace {
+
+constexpr const char* kUsage =
+    "usage: ptsuite report RUNDIR [--format xlsx,json,csv] [--out DIR]\n"
+    "  Renders the run record RUNDIR/run.json as a SNIA-format report (default: all three formats,\n"
+    "  written into RUNDIR): <test>.xlsx, <test>.json (the record itself), csv/<test>.csv (one row\n"
+    "  per Round x cell). An interrupted run gives a partial report marked INCOMPLETE.\n";
+
+int fail(const core::Error& e) {
+  std::fprintf(stderr, "ptsuite report: %s\n", e.message().c_str());
+  return core::exit_code(e.kind);
+}
+
+}  // namespace
+
+int cmd_report(const Args& args) {
+  std::string run_dir, out_dir, formats_text = "xlsx,json,csv";
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* flag) -> std::string {
+      const std::string prefix = std::string(flag) + "=";
+      if (a.rfind(prefix, 0) == 0) return a.substr(prefix.size());
+      if (i + 1 < args.size()) return args[++i];
+      errors.push_back(std::string(flag) + " needs a value");
+      return "";
+    };
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--format" || a.rfind("--format=", 0) == 0) {
+      formats_text = value("--format");
+    } else if (a == "--out" || a.rfind("--out=", 0) == 0) {
+      out_dir = value("--out");
+      if (out_dir.empty() && errors.empty()) errors.push_back("--out: empty directory name");
+    } else if (!a.empty() && a[0] == '-') {
+      errors.push_back("unknown option '" + a + "'");
+    } else if (run_dir.empty()) {
+      run_dir = a;
+    } else {
+      errors.push_back("unexpected argument '" + a + "' (one RUNDIR only)");
+    }
+  }
+  if (run_dir.empty()) errors.push_back("missing RUNDIR");
+  auto formats = report::parse_report_formats(formats_text, "--format");
+  if (!formats) errors.insert(errors.end(), formats.error().messages.begin(), formats.error().messages.end());
+  if (!errors.empty()) {
+    for (const auto& e : errors) std::fprintf(stderr, "ptsuite report: %s\n", e.c_str());
+    std::fprintf(stderr, "%s", kUsage);
+    return 2;
+  }
+  if (!std::filesystem::is_directory(run_dir))
+    return fail(core::bad_input("RUNDIR " + run_dir + " is not a directory"));
+  const std::string json_path = run_dir + "/" + results::kRunJson;
+  if (!std::filesystem::exists(json_path))
+    return fail(core::bad_input(run_dir + " holds no " + results::kRunJson + " (not a ptsuite run directory?)"));
+  auto text = core::read_file(json_path);
+  if (!text) return fail(text.error());
+  auto record = results::parse_run_json(*text, json_path);
+  if (!record) return fail(record.error());
+
+  report::ReportOptions options;
+  options.formats = *formats;
+  options.record_json = std::move(*text);
+  auto written = report::write_reports(*record, out_dir.empty() ? run_dir : out_dir, options);
+  if (!written) return fail(written.error());
+  for (const auto& path : *written) std::printf("wrote %s\n", path.c_str());
+  std::vector<size_t> all;
+  for (size_t i = 0; i < record->plan.subtests.size(); ++i) all.push_back(i);
+  for (const auto& line : report::status_banners(*record, all)) std::printf("%s\n", line.c_str());
+  return 0;
 }
 
 }  // namespace pts::app

@@ -1,0 +1,219 @@
+// report/header_block.cpp — see header_block.h.
+#include "report/header_block.h"
+
+#include <set>
+
+#include "core/clock.h"
+#include "core/units.h"
+#include "report/record_view.h"
+
+namespace pts::report {
+
+namespace {
+
+std::string time_or_dash(uint64_t wall_ns) { return wall_ns ? core::iso8601_utc(wall_ns) : "—"; }
+
+std::string or_unknown(const std::string& s) { return s.empty() ? "not reported" : s; }
+
+std::string subtest_name(const model::SubTestPlan& p) { return p.title.empty() ? p.id : p.title; }
+
+std::string purge_result(const model::PurgeRecord& p) {
+  std::string s = p.success ? "completed" : "FAILED";
+  if (!p.status_text.empty()) s += " (" + p.status_text + ")";
+  if (p.duration_ns) s += ", " + trimmed_number(static_cast<double>(p.duration_ns) / 1e9, 1) + " s";
+  const auto& v = p.verification;
+  if (v.performed) {
+    s += v.passed ? "; verified" : "; verification FAILED";
+    s += " (" + std::to_string(v.sampled_blocks) + " blocks sampled";
+    if (!v.expectation.empty()) s += ", expected " + v.expectation;
+    if (!v.passed) s += ", " + std::to_string(v.blocks_still_holding_pattern) + " still held the pattern";
+    s += ")";
+  } else {
+    s += "; not verified";
+  }
+  if (p.accepted_by_operator) s += "; accepted by the operator";
+  return s;
+}
+
+std::string spec_access(const model::AccessSpec& a) {
+  std::string s = a.pattern == model::AccessPattern::Random ? "RND " : "SEQ ";
+  s += core::format_block_size(model::max_block_bytes(a)) + " ";
+  s += a.read_pct == 0 ? "W" : a.read_pct == 100 ? "R" : rw_mix_label(a.read_pct);
+  return s;
+}
+
+std::string tc_qd(uint32_t tc, uint32_t qd) {
+  return "TC " + std::to_string(tc) + " / QD " + std::to_string(qd) + " (total OIO " + std::to_string(tc * qd) + ")";
+}
+
+std::string wipc_line(const model::TestPlan& plan, const model::SubTestPlan& p, const model::SubTestRecord* st) {
+  if (!p.wipc_enabled) return "none (not part of this test)";
+  std::string s = spec_access(p.wipc) + ", " + trimmed_number(plan.wipc_capacity_multiple, 2) + "× user capacity";
+  if (st && st->wipc) {
+    const auto& w = *st->wipc;
+    s += ": " + core::format_bytes(w.bytes_written) + " of " + core::format_bytes(w.target_bytes) + " written";
+    s += w.completed ? " (complete)" : " (NOT complete)";
+  } else {
+    s += ": not run";
+  }
+  return s + ", " + tc_qd(p.wipc.threads, p.wipc.queue_depth);
+}
+
+/// "RND; R/W mix outer loop 100/0, 65/35, 0/100; block size inner loop 8 KiB, 4 KiB, 0.5 KiB".
+std::string stimulus(const model::SubTestPlan& p) {
+  std::vector<std::string> mixes, sizes;
+  std::set<std::string> seen_mix, seen_size;
+  bool random = true;
+  for (const auto& c : p.cells) {
+    random = c.spec.pattern == model::AccessPattern::Random;
+    std::string m = rw_mix_label(c.spec.read_pct);
+    std::string b = core::format_block_size(model::max_block_bytes(c.spec));
+    if (seen_mix.insert(m).second) mixes.push_back(m);
+    if (seen_size.insert(b).second) sizes.push_back(b);
+  }
+  auto join = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  return std::string(random ? "RND" : "SEQ") + "; R/W mix outer loop " + join(mixes) + "; block size inner loop " +
+         join(sizes);
+}
+
+}  // namespace
+
+std::vector<std::string> status_banners(const model::RunRecord& record, const std::vector<size_t>& subtests) {
+  std::vector<std::string> out;
+  if (record.state != model::RunState::Complete) {
+    std::string b = "INCOMPLETE RUN — partial results (run " + run_state_label(record.state) + ")";
+    if (!record.failure.empty()) b += ": " + record.failure;
+    out.push_back(b);
+  }
+  const bool many = subtests.size() > 1;
+  for (size_t si : subtests) {
+    const auto& p = record.plan.subtests[si];
+    const std::string prefix = many ? subtest_name(p) + ": " : "";
+    const auto* st = record_for(record, p);
+    if (!st || st->rounds.empty()) {
+      out.push_back(prefix + "not run — no Round recorded");
+      continue;
+    }
+    const ReportedRounds rr = reported_rounds(record.plan, *st);
+    const std::string window = std::to_string(rr.first) + "\u2013" + std::to_string(rr.last);
+    if (st->steady_state_reached)
+      out.push_back(prefix + "Steady state achieved (Measurement Window rounds " + window + ")");
+    else if (rr.from_record)
+      out.push_back(prefix + "Steady state NOT achieved (rounds " + window + " reported)");
+    else
+      out.push_back(prefix + "Steady state NOT determined — partial (rounds " + window + " reported)");
+  }
+  return out;
+}
+
+PageHeader build_header(const model::RunRecord& rec, const std::string& test_name, const Scope& scope,
+                        uint64_t report_wall_ns) {
+  const model::TestPlan& plan = rec.plan;
+  PageHeader h;
+  h.organisation = "SNIA SSS TWG — Solid State Storage Performance Test Specification";
+  h.revision = "Rev. " + edition_label(plan.pts_edition) +
+               (plan.device_class.empty() ? "" : " (" + plan.device_class + ")");
+  h.test_page = test_name + " Report Page";
+  h.banners = status_banners(rec, scope.subtests);
+
+  HeaderSection run{"Test Run", {}};
+  run.fields = {{"Test", (plan.title.empty() ? plan.test_id : plan.title) +
+                             (plan.definition_file.empty() ? "" : " (" + plan.definition_file + ")")},
+                {"Specification", edition_label(plan.pts_edition) + ", " + or_unknown(plan.device_class) + " settings"},
+                {"Run start", time_or_dash(rec.started_wall_ns)},
+                {"Run end", time_or_dash(rec.ended_wall_ns)},
+                {"Report date", time_or_dash(report_wall_ns)},
+                {"Run ID", or_unknown(rec.run_id)},
+                {"Run state", run_state_label(rec.state)}};
+
+  const auto& d = rec.device;
+  HeaderSection dut{"Device Under Test", {}};
+  std::string lba = std::to_string(d.lba_size) + " B";
+  if (d.lba_metadata_bytes) lba += " + " + std::to_string(d.lba_metadata_bytes) + " B metadata";
+  lba += " (LBA format " + std::to_string(d.lba_format_index) + ")";
+  dut.fields = {{"Manufacturer", or_unknown(d.manufacturer)},
+                {"Model", or_unknown(d.model)},
+                {"Serial No.", or_unknown(d.serial)},
+                {"Firmware", or_unknown(d.firmware)},
+                {"User capacity", core::format_bytes(d.capacity_bytes) + " (" + std::to_string(d.capacity_bytes) + " B)"},
+                {"Interface", or_unknown(d.interface) + (d.nvme_version.empty() ? "" : " (NVMe " + d.nvme_version + ")")},
+                {"LBA format", lba},
+                {"Target", or_unknown(d.path)}};
+
+  const auto& host = rec.host;
+  HeaderSection platform{"Test Platform", {}};
+  platform.fields = {{"Host", or_unknown(host.hostname)},
+                     {"CPU", or_unknown(host.cpu_model) + (host.cpu_count ? " × " + std::to_string(host.cpu_count) : "")},
+                     {"Memory", host.memory_bytes ? core::format_bytes(host.memory_bytes) : "not reported"},
+                     {"OS", or_unknown(host.os)},
+                     {"Kernel", or_unknown(host.kernel)},
+                     {"Test software", "ptsuite " + or_unknown(rec.tool_version)},
+                     {"Git revision", or_unknown(rec.git_revision)}};
+
+  HeaderSection setup{"Set-up Parameters", {}};
+  const bool many = scope.subtests.size() > 1;
+  for (size_t si : scope.subtests) {
+    const auto& p = plan.subtests[si];
+    const auto* st = record_for(rec, p);
+    const std::string pre = many ? subtest_name(p) + ": " : "";
+    if (!p.purge) {
+      setup.fields.push_back({"Purge", pre + "not part of this sub-test"});
+    } else if (st && st->purge) {
+      setup.fields.push_back({"Purge method", pre + purge_method_label(st->purge->method) +
+                                                   (st->purge->chosen_automatically ? " (automatic" : " (operator") +
+                                                   (st->purge->reason.empty() ? ")" : ": " + st->purge->reason + ")")});
+      setup.fields.push_back({"Purge result", pre + purge_result(*st->purge)});
+    } else {
+      setup.fields.push_back({"Purge", pre + purge_method_label(plan.purge_method) + " planned; not run"});
+    }
+    setup.fields.push_back({"WIPC", pre + wipc_line(plan, p, st)});
+  }
+  setup.fields.push_back({"WDPC", "the test stimulus, looped Round by Round until steady state, " +
+                                      tc_qd(plan.threads, plan.queue_depth)});
+  setup.fields.push_back({"Write cache", write_cache_label(rec.write_cache) + " (required: " +
+                                             (plan.write_cache_enabled ? "enabled" : "disabled") + ")"});
+  setup.fields.push_back({"ActiveRange", trimmed_number(plan.active_range_pct, 2) + " %"});
+  setup.fields.push_back({"Data pattern", or_unknown(plan.data_pattern)});
+  setup.fields.push_back({"TC / QD", tc_qd(plan.threads, plan.queue_depth)});
+
+  HeaderSection params{"Test Parameters", {}};
+  for (size_t si : scope.subtests) {
+    const auto& p = plan.subtests[si];
+    const auto* st = record_for(rec, p);
+    const std::string pre = many ? subtest_name(p) + ": " : "";
+    params.fields.push_back({"Stimulus", pre + stimulus(p)});
+    const uint32_t run_rounds = st && !st->rounds.empty() ? st->rounds.back().round : 0;
+    params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) + " run (maximum " +
+                                           std::to_string(plan.max_rounds) + ")"});
+    std::string window;
+    if (!st || st->rounds.empty()) {
+      window = "no Round recorded";
+    } else {
+      const ReportedRounds rr = reported_rounds(plan, *st);
+      const std::string r = rounds_label(rr.first, rr.last);
+      window = st->steady_state_reached ? r + ", steady state achieved"
+               : rr.from_record          ? "steady state not achieved (" + r + " reported)"
+                                         : "steady state not determined — partial run (" + r + " reported)";
+    }
+    params.fields.push_back({"Measurement Window", pre + window});
+    std::string tracking;
+    for (const auto& tv : p.tracking) tracking += (tracking.empty() ? "" : "; ") + tv.label;
+    params.fields.push_back({"Tracking Variables", pre + (tracking.empty() ? "none" : tracking)});
+  }
+  params.fields.push_back({"Cell duration", trimmed_number(plan.cell_seconds, 3) + " s per cell (spec: " +
+                                                trimmed_number(plan.spec_cell_seconds, 3) + " s)"});
+  params.fields.push_back({"Steady state criteria",
+                           "data excursion ≤ " + trimmed_number(plan.data_excursion_limit * 100, 2) +
+                               " % and slope excursion ≤ " + trimmed_number(plan.slope_excursion_limit * 100, 2) +
+                               " % of the window average, " + std::to_string(plan.window_rounds) + " Rounds"});
+
+  h.sections = {run, dut, platform, setup, params};
+  for (const auto& dev : rec.deviations) h.deviations.push_back(dev.text + (dev.code.empty() ? "" : " [" + dev.code + "]"));
+  return h;
+}
+
+}  // namespace pts::report

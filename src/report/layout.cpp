@@ -1,0 +1,143 @@
+// report/layout.cpp — see layout.h.
+#include "report/layout.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "report/header_block.h"
+#include "report/record_view.h"
+#include "report/tables.h"
+
+namespace pts::report {
+
+namespace {
+
+struct Placeholders {
+  std::string subtest, subtest_title, tracking, index, unit;
+};
+
+std::string expand(std::string s, const Placeholders& ph) {
+  const std::pair<const char*, const std::string*> keys[] = {{"{subtest}", &ph.subtest},
+                                                             {"{subtest_title}", &ph.subtest_title},
+                                                             {"{tracking}", &ph.tracking},
+                                                             {"{index}", &ph.index},
+                                                             {"{unit}", &ph.unit}};
+  for (const auto& [key, value] : keys) {
+    const std::string k = key;
+    for (size_t pos = s.find(k); pos != std::string::npos; pos = s.find(k, pos + value->size()))
+      s.replace(pos, k.size(), *value);
+  }
+  return s;
+}
+
+struct PageScope {
+  Scope scope;
+  Placeholders ph;
+};
+
+std::vector<PageScope> expand_scopes(const model::RunRecord& rec, const SheetSpec& sheet, int& tracking_index) {
+  std::vector<PageScope> out;
+  const auto& subs = rec.plan.subtests;
+  auto titled = [](const model::SubTestPlan& p) { return p.title.empty() ? p.id : p.title; };
+  switch (sheet.repeat) {
+    case SheetRepeat::Once: {
+      PageScope ps;
+      ps.scope.record = &rec;
+      for (size_t i = 0; i < subs.size(); ++i) ps.scope.subtests.push_back(i);
+      if (subs.size() == 1) ps.ph = {subs[0].id, titled(subs[0]), "", "", ""};
+      out.push_back(std::move(ps));
+      break;
+    }
+    case SheetRepeat::Subtest:
+      for (size_t i = 0; i < subs.size(); ++i) {
+        PageScope ps;
+        ps.scope.record = &rec;
+        ps.scope.subtests = {i};
+        ps.ph = {subs[i].id, titled(subs[i]), "", std::to_string(i + 1), ""};
+        out.push_back(std::move(ps));
+      }
+      break;
+    case SheetRepeat::Tracking:
+      for (size_t i = 0; i < subs.size(); ++i) {
+        for (const auto& tv : subs[i].tracking) {
+          PageScope ps;
+          ps.scope.record = &rec;
+          ps.scope.subtests = {i};
+          ps.scope.tracking_subtest = i;
+          ps.scope.tracking = &tv;
+          ps.ph = {subs[i].id, titled(subs[i]), tv.label.empty() ? tv.cell_id : tv.label,
+                   std::to_string(++tracking_index), tracking_unit(tv.metric).unit};
+          out.push_back(std::move(ps));
+        }
+      }
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string sheet_name(const std::string& wanted, const std::vector<Page>& existing) {
+  std::string base;
+  for (char c : wanted) base += std::string("[]:*?/\\").find(c) == std::string::npos ? c : '-';
+  if (base.empty()) base = "Sheet";
+  auto taken = [&](const std::string& n) {
+    for (const auto& p : existing)
+      if (p.sheet_name.size() == n.size() &&
+          std::equal(n.begin(), n.end(), p.sheet_name.begin(),
+                     [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) ==
+                                                 std::tolower(static_cast<unsigned char>(b)); }))
+        return true;
+    return false;
+  };
+  // Truncate on a UTF-8 character boundary (xlsx counts characters; staying ≤ 31 bytes is safe).
+  auto cut = [](std::string s, size_t max) {
+    if (s.size() <= max) return s;
+    size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    return s.substr(0, n);
+  };
+  std::string name = cut(base, 31);
+  for (int i = 2; taken(name); ++i) {
+    const std::string suffix = " (" + std::to_string(i) + ")";
+    name = cut(base, 31 - suffix.size()) + suffix;
+  }
+  return name;
+}
+
+Document build_document(const model::RunRecord& rec, const ReportTemplate& tmpl, uint64_t report_wall_ns) {
+  Document doc;
+  doc.title = tmpl.test_name + " — SNIA " + edition_label(rec.plan.pts_edition) + " report";
+  doc.subject = rec.device.model + " " + rec.device.serial;
+  int tracking_index = 0;
+  for (const auto& sheet : tmpl.sheets) {
+    for (auto& ps : expand_scopes(rec, sheet, tracking_index)) {
+      Page page;
+      page.sheet_name = sheet_name(expand(sheet.name, ps.ph), doc.pages);
+      page.header = build_header(rec, tmpl.test_name, ps.scope, report_wall_ns);
+      page.header.subtitle = expand(sheet.title, ps.ph);
+      for (const auto& ts : sheet.tables) {
+        Table t = build_table(ts, ps.scope);
+        t.caption = expand(t.caption, ps.ph);
+        page.tables.push_back(std::move(t));
+      }
+      for (const auto& cs : sheet.charts) {
+        Chart c;
+        c.spec = cs;
+        c.spec.title = expand(cs.title, ps.ph);
+        c.spec.x_title = expand(cs.x_title, ps.ph);
+        c.spec.y_title = expand(cs.y_title, ps.ph);
+        for (size_t i = 0; i < sheet.tables.size(); ++i)
+          if (sheet.tables[i].id == cs.table) c.table_index = i;
+        page.charts.push_back(std::move(c));
+      }
+      doc.pages.push_back(std::move(page));
+    }
+  }
+  const size_t total = doc.pages.size();
+  for (size_t i = 0; i < total; ++i)
+    doc.pages[i].header.page_label = "Page " + std::to_string(i + 1) + " of " + std::to_string(total);
+  return doc;
+}
+
+}  // namespace pts::report

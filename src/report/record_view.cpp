@@ -1,0 +1,196 @@
+// report/record_view.cpp — see record_view.h.
+#include "report/record_view.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+
+namespace pts::report {
+
+namespace {
+
+constexpr std::array<MetricInfo, 11> kMetrics{{
+    {"iops", "IOPS", "#,##0.0"},
+    {"read_iops", "IOPS", "#,##0.0"},
+    {"write_iops", "IOPS", "#,##0.0"},
+    {"mbps", "MB/s", "#,##0.00"},
+    {"read_mbps", "MB/s", "#,##0.00"},
+    {"write_mbps", "MB/s", "#,##0.00"},
+    {"art_ms", "ms", "0.0000"},
+    {"mrt_ms", "ms", "0.0000"},
+    {"p99_ms", "ms", "0.0000"},
+    {"p99_99_ms", "ms", "0.0000"},
+    {"p99_999_ms", "ms", "0.0000"},
+}};
+
+constexpr double kNsPerMs = 1e6;
+
+}  // namespace
+
+const MetricInfo* find_metric(std::string_view name) {
+  for (const auto& m : kMetrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::string metric_names() {
+  std::string out;
+  for (const auto& m : kMetrics) {
+    if (!out.empty()) out += ", ";
+    out += m.name;
+  }
+  return out;
+}
+
+double metric_value(const model::CellResult& c, std::string_view metric) {
+  if (metric == "iops") return c.iops;
+  if (metric == "read_iops") return c.read_iops;
+  if (metric == "write_iops") return c.write_iops;
+  if (metric == "mbps") return c.mbps;
+  if (metric == "read_mbps") return c.read_mbps;
+  if (metric == "write_mbps") return c.write_mbps;
+  if (metric == "art_ms") return c.latency.mean_ns / kNsPerMs;
+  if (metric == "mrt_ms") return static_cast<double>(c.latency.max_ns) / kNsPerMs;
+  if (metric == "p99_ms") return static_cast<double>(c.latency.p99_ns) / kNsPerMs;
+  if (metric == "p99_99_ms") return static_cast<double>(c.latency.p99_99_ns) / kNsPerMs;
+  if (metric == "p99_999_ms") return static_cast<double>(c.latency.p99_999_ns) / kNsPerMs;
+  return 0;
+}
+
+TrackingUnit tracking_unit(model::Metric metric) {
+  switch (metric) {
+    case model::Metric::Iops: return {"IOPS", 1.0, "#,##0.0", "#,##0.0##", 3};
+    case model::Metric::Mbps: return {"MB/s", 1.0, "#,##0.00", "#,##0.00##", 4};
+    case model::Metric::MeanLatencyNs: return {"ART (ms)", 1.0 / kNsPerMs, "0.0000", "0.0000##", 6};
+    case model::Metric::MaxLatencyNs: return {"MRT (ms)", 1.0 / kNsPerMs, "0.0000", "0.0000##", 6};
+  }
+  return {"value", 1.0, "General", "General", 6};
+}
+
+ReportedRounds reported_rounds(const model::TestPlan& plan, const model::SubTestRecord& st) {
+  if (st.window_first_round > 0 && st.window_last_round >= st.window_first_round)
+    return {st.window_first_round, st.window_last_round, true};
+  if (st.rounds.empty()) return {};
+  const uint32_t last = st.rounds.back().round;
+  const uint32_t n = std::max<uint32_t>(1, plan.window_rounds);
+  return {last >= n ? last - n + 1 : 1, last, false};
+}
+
+const model::SteadyStateVerdict* shown_verdict(const model::SubTestRecord& st) {
+  if (st.final_verdict) return &*st.final_verdict;
+  for (auto it = st.rounds.rbegin(); it != st.rounds.rend(); ++it)
+    if (it->verdict) return &*it->verdict;
+  return nullptr;
+}
+
+const model::CellResult* find_cell(const model::RoundRecord& round, std::string_view cell_id) {
+  for (const auto& c : round.cells)
+    if (c.cell_id == cell_id) return &c;
+  return nullptr;
+}
+
+const model::RoundRecord* find_round(const model::SubTestRecord& st, uint32_t round) {
+  for (const auto& r : st.rounds)
+    if (r.round == round) return &r;
+  return nullptr;
+}
+
+std::optional<double> window_aggregate(const model::SubTestRecord& st, const ReportedRounds& rounds,
+                                       std::string_view cell_id, std::string_view metric,
+                                       Aggregate aggregate) {
+  double sum = 0, max = 0;
+  size_t n = 0;
+  for (const auto& r : st.rounds) {
+    if (r.round < rounds.first || r.round > rounds.last) continue;
+    const model::CellResult* c = find_cell(r, cell_id);
+    if (!c) continue;
+    const double v = metric_value(*c, metric);
+    sum += v;
+    max = n == 0 ? v : std::max(max, v);
+    ++n;
+  }
+  if (n == 0) return std::nullopt;
+  return aggregate == Aggregate::Max ? max : sum / static_cast<double>(n);
+}
+
+std::string rw_mix_label(uint32_t read_pct) {
+  return std::to_string(read_pct) + "/" + std::to_string(100 - std::min<uint32_t>(read_pct, 100));
+}
+
+double block_size_kib(uint32_t bytes) { return static_cast<double>(bytes) / 1024.0; }
+
+std::string edition_label(const std::string& edition) {
+  if (edition == "pts-e-1.1") return "PTS-E 1.1";
+  if (edition == "pts-2.0.2") return "PTS 2.0.2";
+  return edition.empty() ? "(edition not recorded)" : edition;
+}
+
+std::string purge_method_label(model::PurgeMethod method) {
+  switch (method) {
+    case model::PurgeMethod::SanitizeCrypto: return "NVMe Sanitize, crypto erase";
+    case model::PurgeMethod::SanitizeBlock: return "NVMe Sanitize, block erase";
+    case model::PurgeMethod::FormatCrypto: return "NVMe Format NVM, cryptographic erase";
+    case model::PurgeMethod::FormatUser: return "NVMe Format NVM, user data erase";
+    case model::PurgeMethod::Discard: return "discard (BLKDISCARD) — not a SNIA purge";
+    case model::PurgeMethod::Recreate: return "file re-created — not a SNIA purge";
+    case model::PurgeMethod::None: return "none — not a SNIA purge";
+  }
+  return "unknown";
+}
+
+std::string write_cache_label(model::WriteCacheState state) {
+  switch (state) {
+    case model::WriteCacheState::NotPresent: return "no volatile write cache";
+    case model::WriteCacheState::Enabled: return "enabled (WCE)";
+    case model::WriteCacheState::Disabled: return "disabled (WCD)";
+    case model::WriteCacheState::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::string run_state_label(model::RunState state) {
+  switch (state) {
+    case model::RunState::Running: return "running (record written mid-run)";
+    case model::RunState::Complete: return "complete";
+    case model::RunState::Interrupted: return "interrupted";
+    case model::RunState::Failed: return "failed";
+  }
+  return "unknown";
+}
+
+std::string exact_number(double v) {
+  if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+std::string trimmed_number(double v, int decimals) {
+  char buf[400];
+  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+  std::string s(buf, res.ptr);
+  if (s.find('.') != std::string::npos) {
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+  }
+  if (s == "-0") s = "0";
+  return s;
+}
+
+std::string rounds_label(uint32_t first, uint32_t last) {
+  if (first == last) return "Round " + std::to_string(first);
+  return "Rounds " + std::to_string(first) + "\u2013" + std::to_string(last);
+}
+
+}  // namespace pts::report
+
+namespace pts::report {
+
+const model::SubTestRecord* record_for(const model::RunRecord& record, const model::SubTestPlan& plan_subtest) {
+  for (const auto& st : record.subtests)
+    if (st.id == plan_subtest.id) return &st;
+  return nullptr;
+}
+
+}  // namespace pts::report

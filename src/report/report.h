@@ -1,0 +1,48 @@
+// report/report.h — the report module's public entry: render a RunRecord (never a device,
+// never recomputing steady state) as a SNIA-format xlsx workbook laid out by templates/, the
+// JSON record and a CSV of every Round × cell, written all-or-nothing. May use: core, model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "model/run_record.h"
+#include "report/document.h"
+
+namespace pts::report {
+
+/// Which files `write_reports` produces.
+struct ReportFormats {
+  bool xlsx = true;
+  bool json = true;
+  bool csv = true;
+};
+
+/// Parses "xlsx,json,csv" (any non-empty subset, any order). BadInput naming `flag` and the
+/// unknown entry otherwise.
+core::Result<ReportFormats> parse_report_formats(std::string_view list, std::string_view flag = "--format");
+
+struct ReportOptions {
+  ReportFormats formats;
+  /// The record as JSON text, written as the JSON report: the bytes of run.json as loaded, or
+  /// results::run_record_to_json_text(record). Required when formats.json is set.
+  std::string record_json;
+  uint64_t report_wall_ns = 0;  ///< report date; 0 = now
+  std::string templates_dir;    ///< empty = find_templates_dir()
+};
+
+/// Lays the record out with its plan's template (TestPlan::template_name, else test_id).
+/// BadInput when the template is missing or invalid.
+core::Result<Document> render_document(const model::RunRecord& record, const ReportOptions& options);
+
+/// Writes, into `out_dir` (created if missing): <name>.xlsx, <name>.json and csv/<name>.csv,
+/// where <name> is the plan's test_id. Every file goes to a temporary name first and is
+/// renamed only when all are complete, so a failure leaves nothing half-written. Returns the
+/// paths written. BadInput when out_dir cannot be created or written, or the template is bad.
+core::Result<std::vector<std::string>> write_reports(const model::RunRecord& record, const std::string& out_dir,
+                                                     const ReportOptions& options);
+
+}  // namespace pts::report

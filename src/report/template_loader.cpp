@@ -1,0 +1,292 @@
+// report/template_loader.cpp — see template_loader.h. The only file of report/ that includes
+// toml++.
+#include "report/template_loader.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <toml++/toml.h>
+
+#include "report/record_view.h"
+
+#ifndef PTS_TEMPLATES_SOURCE_DIR
+#define PTS_TEMPLATES_SOURCE_DIR ""
+#endif
+
+namespace pts::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Collects "file:line: message" problems while walking the TOML tree.
+struct Problems {
+  std::string file;
+  std::vector<std::string> list;
+  void add(const toml::node& at, const std::string& msg) {
+    list.push_back(file + ":" + std::to_string(at.source().begin.line) + ": " + msg);
+  }
+};
+
+using Allowed = std::set<std::string>;
+
+void check_keys(const toml::table& t, const Allowed& allowed, const std::string& what, Problems& p) {
+  for (auto&& [k, v] : t)
+    if (!allowed.count(std::string(k.str()))) p.add(v, "unknown key '" + std::string(k.str()) + "' in " + what);
+}
+
+std::string get_string(const toml::table& t, const char* key, Problems& p, bool required, const std::string& what) {
+  const toml::node* n = t.get(key);
+  if (!n) {
+    if (required) p.add(t, what + " needs '" + key + "'");
+    return "";
+  }
+  if (auto s = n->value<std::string>()) return *s;
+  p.add(*n, "'" + std::string(key) + "' in " + what + " must be a string");
+  return "";
+}
+
+int64_t get_int(const toml::table& t, const char* key, int64_t def, Problems& p, const std::string& what) {
+  const toml::node* n = t.get(key);
+  if (!n) return def;
+  if (auto v = n->value_exact<int64_t>()) return *v;
+  p.add(*n, "'" + std::string(key) + "' in " + what + " must be an integer");
+  return def;
+}
+
+template <typename E>
+E get_enum(const toml::table& t, const char* key, E def, const std::vector<std::pair<const char*, E>>& names,
+           Problems& p, const std::string& what) {
+  const std::string s = get_string(t, key, p, false, what);
+  if (s.empty()) return def;
+  std::string all;
+  for (const auto& [n, e] : names) {
+    if (s == n) return e;
+    all += (all.empty() ? "" : ", ") + std::string(n);
+  }
+  p.add(*t.get(key), "'" + std::string(key) + "' = '" + s + "' in " + what + " is not one of: " + all);
+  return def;
+}
+
+const std::vector<std::pair<const char*, Dimension>> kDimensions = {
+    {"block_size", Dimension::BlockSize}, {"rw_mix", Dimension::RwMix}, {"cell", Dimension::Cell}};
+
+TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
+  const std::string what = "[[sheet.table]]";
+  check_keys(t, {"id", "kind", "caption", "metric", "aggregate", "filter", "rows", "columns", "series_label"}, what, p);
+  TableSpec s;
+  s.source_line = static_cast<int>(t.source().begin.line);
+  s.id = get_string(t, "id", p, true, what);
+  s.kind = get_enum<TableKind>(t, "kind", TableKind::Matrix,
+                               {{"convergence", TableKind::Convergence}, {"window", TableKind::Window},
+                                {"determination", TableKind::Determination}, {"matrix", TableKind::Matrix},
+                                {"raw", TableKind::Raw}},
+                               p, what);
+  if (!t.get("kind")) p.add(t, what + " needs 'kind'");
+  s.caption = get_string(t, "caption", p, false, what);
+  s.metric = get_string(t, "metric", p, false, what);
+  const bool needs_metric = s.kind == TableKind::Convergence || s.kind == TableKind::Matrix;
+  if (needs_metric && s.metric.empty()) p.add(t, what + " of this kind needs 'metric'");
+  if (!s.metric.empty() && !find_metric(s.metric))
+    p.add(*t.get("metric"), "unknown metric '" + s.metric + "' (known: " + metric_names() + ")");
+  if (!needs_metric && !s.metric.empty()) p.add(*t.get("metric"), "'metric' has no effect on this kind of table");
+  s.aggregate = get_enum<Aggregate>(t, "aggregate", Aggregate::Mean, {{"mean", Aggregate::Mean}, {"max", Aggregate::Max}},
+                                    p, what);
+  s.rows = get_enum<Dimension>(t, "rows", Dimension::BlockSize, kDimensions, p, what);
+  s.columns = get_enum<Dimension>(t, "columns", Dimension::RwMix, kDimensions, p, what);
+  s.series_label = get_enum<Dimension>(t, "series_label", Dimension::BlockSize, kDimensions, p, what);
+  if (s.kind == TableKind::Matrix && s.rows == s.columns) p.add(t, "matrix rows and columns must differ");
+  if ((s.kind == TableKind::Window || s.kind == TableKind::Determination) && repeat != SheetRepeat::Tracking)
+    p.add(t, "a '" + std::string(s.kind == TableKind::Window ? "window" : "determination") +
+                 "' table needs a sheet with repeat = \"tracking\"");
+  if (const toml::node* f = t.get("filter")) {
+    if (const auto* ft = f->as_table()) {
+      check_keys(*ft, {"read_pct", "block_bytes"}, "filter", p);
+      if (ft->get("read_pct")) s.filter.read_pct = static_cast<uint32_t>(get_int(*ft, "read_pct", 0, p, "filter"));
+      if (ft->get("block_bytes"))
+        s.filter.block_bytes = static_cast<uint32_t>(get_int(*ft, "block_bytes", 0, p, "filter"));
+    } else {
+      p.add(*f, "'filter' must be a table, e.g. { read_pct = 0 }");
+    }
+  }
+  return s;
+}
+
+SeriesStyle read_style(const toml::table& t, Problems& p) {
+  const std::string what = "a chart style";
+  check_keys(t, {"key", "color", "dash", "line", "marker", "width"}, what, p);
+  SeriesStyle s;
+  s.key = get_string(t, "key", p, true, what);
+  s.color = get_string(t, "color", p, false, what);
+  if (!s.color.empty() && (s.color.size() != 7 || s.color[0] != '#' ||
+                           s.color.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos))
+    p.add(*t.get("color"), "color must look like \"#RRGGBB\"");
+  s.dash = get_string(t, "dash", p, false, what);
+  if (!s.dash.empty() && !std::set<std::string>{"solid", "dash", "round_dot", "long_dash", "dash_dot"}.count(s.dash))
+    p.add(*t.get("dash"), "dash must be one of: solid, dash, round_dot, long_dash, dash_dot");
+  if (const toml::node* n = t.get("line")) {
+    if (auto b = n->value_exact<bool>()) s.line = *b;
+    else p.add(*n, "'line' must be true or false");
+  }
+  s.marker = get_string(t, "marker", p, false, what);
+  if (!s.marker.empty() &&
+      !std::set<std::string>{"none", "circle", "diamond", "square", "triangle", "x"}.count(s.marker))
+    p.add(*t.get("marker"), "marker must be one of: none, circle, diamond, square, triangle, x");
+  if (const toml::node* n = t.get("width")) {
+    if (auto d = n->value<double>()) s.width = *d;
+    else p.add(*n, "'width' must be a number");
+  }
+  return s;
+}
+
+ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_ids, Problems& p) {
+  const std::string what = "[[sheet.chart]]";
+  check_keys(t, {"table", "type", "title", "x_title", "y_title", "x_log_base", "y_log_base", "styles", "width_px",
+                 "height_px"},
+             what, p);
+  ChartSpec c;
+  c.source_line = static_cast<int>(t.source().begin.line);
+  c.table = get_string(t, "table", p, true, what);
+  if (!c.table.empty() && !table_ids.count(c.table))
+    p.add(*t.get("table"), "chart refers to table '" + c.table + "', which this sheet does not define");
+  c.type = get_enum<ChartType>(t, "type", ChartType::Line,
+                               {{"line", ChartType::Line}, {"scatter", ChartType::Scatter}, {"column", ChartType::Column}},
+                               p, what);
+  c.title = get_string(t, "title", p, false, what);
+  c.x_title = get_string(t, "x_title", p, false, what);
+  c.y_title = get_string(t, "y_title", p, false, what);
+  c.x_log_base = static_cast<int>(get_int(t, "x_log_base", 0, p, what));
+  c.y_log_base = static_cast<int>(get_int(t, "y_log_base", 0, p, what));
+  for (const char* k : {"x_log_base", "y_log_base"}) {
+    const int64_t b = get_int(t, k, 0, p, what);
+    if (b != 0 && (b < 2 || b > 1000)) p.add(*t.get(k), std::string(k) + " must be 0 (linear) or 2…1000");
+  }
+  if (c.x_log_base && c.type != ChartType::Scatter)
+    p.add(*t.get("x_log_base"), "a logarithmic x axis needs type = \"scatter\"");
+  c.width_px = static_cast<int>(get_int(t, "width_px", c.width_px, p, what));
+  c.height_px = static_cast<int>(get_int(t, "height_px", c.height_px, p, what));
+  if (const toml::node* s = t.get("styles")) {
+    if (const auto* arr = s->as_array()) {
+      for (const auto& e : *arr) {
+        if (const auto* st = e.as_table()) c.styles.push_back(read_style(*st, p));
+        else p.add(e, "each entry of 'styles' must be a table");
+      }
+    } else {
+      p.add(*s, "'styles' must be an array of tables");
+    }
+  }
+  return c;
+}
+
+SheetSpec read_sheet(const toml::table& t, Problems& p) {
+  const std::string what = "[[sheet]]";
+  check_keys(t, {"name", "title", "repeat", "table", "chart"}, what, p);
+  SheetSpec s;
+  s.source_line = static_cast<int>(t.source().begin.line);
+  s.name = get_string(t, "name", p, true, what);
+  s.title = get_string(t, "title", p, true, what);
+  s.repeat = get_enum<SheetRepeat>(t, "repeat", SheetRepeat::Once,
+                                   {{"once", SheetRepeat::Once}, {"subtest", SheetRepeat::Subtest},
+                                    {"tracking", SheetRepeat::Tracking}},
+                                   p, what);
+  std::set<std::string> ids;
+  if (const toml::node* n = t.get("table")) {
+    if (const auto* arr = n->as_array()) {
+      for (const auto& e : *arr) {
+        const auto* tt = e.as_table();
+        if (!tt) {
+          p.add(e, "'table' entries must be tables ([[sheet.table]])");
+          continue;
+        }
+        s.tables.push_back(read_table(*tt, s.repeat, p));
+        if (!s.tables.back().id.empty() && !ids.insert(s.tables.back().id).second)
+          p.add(e, "table id '" + s.tables.back().id + "' is used twice on this sheet");
+      }
+    } else {
+      p.add(*n, "'table' must be an array of tables ([[sheet.table]])");
+    }
+  }
+  if (s.tables.empty()) p.add(t, "a sheet needs at least one [[sheet.table]]");
+  if (const toml::node* n = t.get("chart")) {
+    if (const auto* arr = n->as_array()) {
+      for (const auto& e : *arr) {
+        if (const auto* ct = e.as_table()) s.charts.push_back(read_chart(*ct, ids, p));
+        else p.add(e, "'chart' entries must be tables ([[sheet.chart]])");
+      }
+    } else {
+      p.add(*n, "'chart' must be an array of tables ([[sheet.chart]])");
+    }
+  }
+  return s;
+}
+
+std::string exe_dir() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  return fs::path(std::string(buf, static_cast<size_t>(n))).parent_path().string();
+}
+
+}  // namespace
+
+core::Result<std::string> find_templates_dir() {
+  std::vector<std::string> tried;
+  if (const char* env = std::getenv("PTSUITE_TEMPLATES_DIR"); env && *env) {
+    if (fs::is_directory(env)) return std::string(env);
+    return core::bad_input(std::string("PTSUITE_TEMPLATES_DIR=") + env + " is not a directory");
+  }
+  const std::string exe = exe_dir();
+  if (!exe.empty())
+    for (const char* rel : {"../templates", "../../templates", "templates"}) tried.push_back(exe + "/" + rel);
+  if (*PTS_TEMPLATES_SOURCE_DIR) tried.push_back(PTS_TEMPLATES_SOURCE_DIR);
+  for (const auto& dir : tried) {
+    std::error_code ec;
+    if (fs::is_regular_file(fs::path(dir) / "iops.toml", ec))
+      return fs::weakly_canonical(dir, ec).string();
+  }
+  std::string all;
+  for (const auto& d : tried) all += "\n  " + d;
+  return core::bad_input("report templates not found; set PTSUITE_TEMPLATES_DIR. Looked in:" + all);
+}
+
+core::Result<ReportTemplate> load_template_file(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    return core::bad_input(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  Problems p{path, {}};
+  check_keys(root, {"name", "test_name", "sheet"}, "the template", p);
+  ReportTemplate t;
+  t.source_file = path;
+  t.name = get_string(root, "name", p, true, "the template");
+  t.test_name = get_string(root, "test_name", p, true, "the template");
+  if (const toml::node* n = root.get("sheet")) {
+    if (const auto* arr = n->as_array()) {
+      for (const auto& e : *arr) {
+        if (const auto* st = e.as_table()) t.sheets.push_back(read_sheet(*st, p));
+        else p.add(e, "'sheet' entries must be tables ([[sheet]])");
+      }
+    } else {
+      p.add(*n, "'sheet' must be an array of tables ([[sheet]])");
+    }
+  }
+  if (t.sheets.empty()) p.list.push_back(path + ":1: the template defines no [[sheet]]");
+  if (!p.list.empty()) return core::Error(core::ErrorKind::BadInput, std::move(p.list));
+  return t;
+}
+
+core::Result<ReportTemplate> load_template(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos || name.find("..") != std::string::npos)
+    return core::bad_input("template name '" + name + "' is not a plain name");
+  auto dir = find_templates_dir();
+  if (!dir) return dir.take_error();
+  const std::string path = *dir + "/" + name + ".toml";
+  if (!fs::is_regular_file(path)) return core::bad_input("no report template '" + name + "' (" + path + ")");
+  return load_template_file(path);
+}
+
+}  // namespace pts::report

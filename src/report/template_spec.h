@@ -1,0 +1,101 @@
+// report/template_spec.h — a report layout as plain data: what templates/*.toml describe and
+// what the generic writer renders. No rendering and no record access here. May use: std only.
+//
+// Vocabulary (docs/report.md): a template has sheets; a sheet may repeat per sub-test or per
+// Tracking Variable; a sheet holds tables (selections from the RunRecord) and charts (drawn
+// from one table of the same sheet). Every sheet gets the SNIA header block automatically.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pts::report {
+
+/// How often a sheet appears.
+enum class SheetRepeat {
+  Once,      ///< one sheet for the whole run
+  Subtest,   ///< one sheet per sub-test (Throughput: SEQ 128 KiB, SEQ 1024 KiB)
+  Tracking   ///< one sheet per Tracking Variable of every sub-test
+};
+
+/// What a table selects from the record.
+enum class TableKind {
+  Convergence,    ///< rows = Rounds 1…n, columns = selected cells, value = metric per Round
+  Window,         ///< rows = Measurement Window Rounds: value, average, ±10 %/±20 % bands, fit
+  Determination,  ///< the stored steady-state determination of one Tracking Variable
+  Matrix,         ///< rows × columns of cells, value = metric aggregated over the window
+  Raw             ///< every Round's every cell, every field (the same columns as the CSV)
+};
+
+/// A cell dimension used for matrix rows/columns and series labels.
+enum class Dimension { BlockSize, RwMix, Cell };
+
+/// How a matrix aggregates a cell's metric over the Measurement Window's Rounds.
+enum class Aggregate { Mean, Max };
+
+/// Keeps only cells whose spec matches every set field.
+struct CellFilter {
+  std::optional<uint32_t> read_pct;
+  std::optional<uint32_t> block_bytes;
+};
+
+struct TableSpec {
+  std::string id;            ///< referenced by charts on the same sheet
+  TableKind kind = TableKind::Matrix;
+  std::string caption;       ///< printed above the table ("{metric}" etc. expanded)
+  std::string metric;        ///< see record_view.h metric names ("iops", "art_ms", ...)
+  Aggregate aggregate = Aggregate::Mean;
+  CellFilter filter;
+  Dimension rows = Dimension::BlockSize;
+  Dimension columns = Dimension::RwMix;
+  Dimension series_label = Dimension::BlockSize;  ///< convergence column headers
+  bool hidden = false;       ///< chart data only: written but not captioned
+  int source_line = 0;       ///< template line, for error messages
+};
+
+enum class ChartType { Line, Scatter, Column };
+
+/// Per-series look, matched by the table column's key ("value", "average", "fit", ...).
+struct SeriesStyle {
+  std::string key;
+  std::string color;   ///< "#RRGGBB"; empty = automatic
+  std::string dash;    ///< "solid", "dash", "round_dot", "long_dash"; empty = solid
+  bool line = true;    ///< false: markers only
+  std::string marker;  ///< "none", "circle", "diamond", "square", "triangle"; empty = automatic
+  double width = 0;    ///< points; 0 = automatic
+};
+
+struct ChartSpec {
+  std::string table;        ///< id of a table on the same sheet
+  ChartType type = ChartType::Line;
+  std::string title;
+  std::string x_title;
+  std::string y_title;
+  int x_log_base = 0;       ///< 0 = linear
+  int y_log_base = 0;
+  std::vector<SeriesStyle> styles;
+  int width_px = 720;
+  int height_px = 400;
+  int source_line = 0;
+};
+
+struct SheetSpec {
+  std::string name;    ///< sheet tab name; "{subtest}", "{index}" expanded, ≤ 31 chars
+  std::string title;   ///< page sub-title, e.g. "IOPS – Block Size x RW Mix Matrix"
+  SheetRepeat repeat = SheetRepeat::Once;
+  std::vector<TableSpec> tables;
+  std::vector<ChartSpec> charts;
+  int source_line = 0;
+};
+
+/// One report layout (templates/<name>.toml).
+struct ReportTemplate {
+  std::string name;       ///< matches TestPlan::template_name
+  std::string test_name;  ///< "IOPS", printed as "<test_name> Report Page"
+  std::string source_file;
+  std::vector<SheetSpec> sheets;
+};
+
+}  // namespace pts::report
