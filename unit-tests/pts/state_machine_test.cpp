@@ -227,6 +227,33 @@ TEST(StateMachine, JournalRunJsonAndRunnerAgree) {
   EXPECT_NE(on_disk.find("\"window_results\""), std::string::npos);
 }
 
+TEST(StateMachine, PurgeNoneSkipsThePurgeButNotWipc) {
+  Rig rig(steady_at_8);
+  auto plan = make_plan(1, 5);
+  plan.purge_auto = false;
+  plan.purge_method = model::PurgeMethod::None;
+  auto res = rig.start(temp_run_dir("purge-none"), plan);
+  ASSERT_FALSE(res.error);
+  EXPECT_EQ(rig.device.purge_calls, 0);
+  EXPECT_FALSE(res.record.subtests[0].purge);
+  ASSERT_TRUE(res.record.subtests[0].wipc);
+  bool skipped = false;
+  for (const auto& t : res.record.transitions) skipped |= t.state == "Purge" && t.detail.find("skipped") != std::string::npos;
+  EXPECT_TRUE(skipped);
+}
+
+TEST(StateMachine, AnExplicitPurgeMethodIsPassedToTheDevice) {
+  Rig rig(steady_at_8);
+  auto plan = make_plan(1, 5);
+  plan.purge_auto = false;
+  plan.purge_method = model::PurgeMethod::SanitizeBlock;
+  auto res = rig.start(temp_run_dir("purge-explicit"), plan);
+  ASSERT_FALSE(res.error);
+  ASSERT_TRUE(res.record.subtests[0].purge);
+  EXPECT_EQ(res.record.subtests[0].purge->method, model::PurgeMethod::SanitizeBlock);
+  EXPECT_FALSE(res.record.subtests[0].purge->chosen_automatically);
+}
+
 TEST(Procedures, RegistryRunsTheThreeSteadyStateTests) {
   for (const char* id : {"iops", "throughput", "latency"}) {
     const auto* p = runner::find_procedure(id);
