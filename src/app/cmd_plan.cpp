@@ -56,10 +56,13 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   if (nominal)
     std::printf("Target: none given — NOMINAL identity: %s, %s, %u-byte LBAs (give TARGET for real figures)\n",
                 id.model.c_str(), core::format_bytes(id.capacity_bytes).c_str(), id.lba_size);
-  else
-    std::printf("Target: %s — %s %s, serial %s, firmware %s, %s (%llu bytes), %u-byte LBAs\n", id.path.c_str(),
-                id.manufacturer.c_str(), id.model.c_str(), id.serial.c_str(), id.firmware.c_str(),
+  else {
+    std::string who = id.manufacturer.empty() ? id.model : id.manufacturer + " " + id.model;
+    if (!id.serial.empty()) who += ", serial " + id.serial;
+    if (!id.firmware.empty()) who += ", firmware " + id.firmware;
+    std::printf("Target: %s — %s, %s (%llu bytes), %u-byte LBAs\n", id.path.c_str(), who.c_str(),
                 core::format_bytes(id.capacity_bytes).c_str(), (unsigned long long)id.capacity_bytes, id.lba_size);
+  }
   std::printf("Write cache: %s   ActiveRange: %s   TC %u / QD %u (total OIO %u)   data pattern: %s\n",
               p.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)", pct(p.active_range_pct).c_str(), p.threads,
               p.queue_depth, p.threads * p.queue_depth, p.data_pattern.c_str());
@@ -89,8 +92,11 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
     std::printf("  Cells in Round order (%zu; R/W mix outer, block size inner):\n", s.cells.size());
     for (size_t c = 0; c < s.cells.size(); ++c) {
       const auto& cell = s.cells[c];
-      std::printf("    %3zu  %-18s %-22s%s%s\n", c + 1, cell.id.c_str(), cell.label.c_str(),
-                  cell.applicable ? "" : "  NOT APPLICABLE: ", cell.not_applicable_reason.c_str());
+      if (cell.applicable)
+        std::printf("    %3zu  %-18s %s\n", c + 1, cell.id.c_str(), cell.label.c_str());
+      else
+        std::printf("    %3zu  %-18s %-22s  NOT APPLICABLE: %s\n", c + 1, cell.id.c_str(), cell.label.c_str(),
+                    cell.not_applicable_reason.c_str());
     }
     std::printf("  Round: %u cells x %g s = %s; worst case %u Rounds = %s\n", d.applicable_cells, p.cell_seconds,
                 duration_text(d.round_seconds).c_str(), p.max_rounds, duration_text(d.max_rounds_seconds).c_str());
