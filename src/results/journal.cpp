@@ -2,6 +2,7 @@
 #include "results/journal.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,16 @@ using core::ErrorKind;
 namespace {
 
 std::string errno_text(int err) { return std::strerror(err); }
+
+/// One writer per journal: a second `run`/`resume` on the same directory is refused while the
+/// first is alive (the lock goes with the process, also on kill -9).
+core::Status lock_journal(int fd, const std::string& path) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return core::ok_status();
+  const int err = errno;
+  if (err == EWOULDBLOCK)
+    return core::Error(ErrorKind::BadInput, path + ": another ptsuite process is writing this run", err);
+  return core::Error(ErrorKind::Internal, path + ": cannot lock the journal (" + errno_text(err) + ")", err);
+}
 
 }  // namespace
 
@@ -82,6 +93,10 @@ core::Result<std::unique_ptr<JournalSink>> JournalSink::create(const std::string
     const int err = errno;
     return core::Error(ErrorKind::BadInput, path + ": cannot create the journal (" + errno_text(err) + ")", err);
   }
+  if (auto locked = lock_journal(fd, path); !locked.ok()) {
+    ::close(fd);
+    return locked.take_error();
+  }
   return std::unique_ptr<JournalSink>(new JournalSink(run_dir, fd, {}));
 }
 
@@ -92,6 +107,10 @@ core::Result<std::unique_ptr<JournalSink>> JournalSink::reopen(const std::string
   if (fd < 0) {
     const int err = errno;
     return core::Error(ErrorKind::BadInput, path + ": cannot open the journal (" + errno_text(err) + ")", err);
+  }
+  if (auto locked = lock_journal(fd, path); !locked.ok()) {
+    ::close(fd);
+    return locked.take_error();
   }
   if (::ftruncate(fd, static_cast<off_t>(loaded.valid_bytes)) != 0 || ::fdatasync(fd) != 0) {
     const int err = errno;

@@ -194,6 +194,20 @@ TEST(Journal, RefusesAMissingDirectoryOrAJournalWithoutHeader) {
   EXPECT_FALSE(JournalSink::create(dir).ok());
 }
 
+TEST(Journal, OneWriterAtATime) {
+  auto dir = fresh_dir("lock");
+  auto first = JournalSink::create(dir);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE((*first)->begin(header()).ok());
+  auto loaded = load_journal(dir);
+  ASSERT_TRUE(loaded.ok());
+  auto second = JournalSink::reopen(dir, *loaded);  // e.g. `resume` while the run is alive
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().message().find("another ptsuite process"), std::string::npos);
+  first->reset();
+  EXPECT_TRUE(JournalSink::reopen(dir, *loaded).ok());
+}
+
 TEST(RecordBuilder, ResumeTransitionReopensTheRun) {
   RecordBuilder b;
   ASSERT_TRUE(b.begin(header()).ok());
