@@ -19,7 +19,10 @@ class BlockTarget final : public TargetBase {
   BlockTarget(const ResolvedTarget& t, std::shared_ptr<BlockAccessFactory> io)
       : TargetBase(t.io_path, std::move(io), nullptr), target_(t), sys_("/sys/class/block/" + t.block_name) {}
 
-  core::Status guard() override { return guard_block_device(target_.block_name); }
+  core::Status guard() override {
+    if (auto g = guard_block_device(target_.block_name); !g.ok()) return g;
+    return guard_partition_table();
+  }
 
   core::Result<model::WriteCacheState> write_cache() override {
     auto wc = sysfs::read_line(sys_ + "/queue/write_cache");

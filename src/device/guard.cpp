@@ -5,6 +5,7 @@
 #include <sys/sysmacros.h>
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 
 #include "device/sysfs.h"
@@ -86,6 +87,20 @@ std::vector<std::string> parse_swaps(const std::string& text) {
     if (f >> name) out.push_back(unescape(name));
   }
   return out;
+}
+
+std::string detect_partition_table(std::span<const uint8_t> head) {
+  for (size_t lba : {size_t(512), size_t(4096)})
+    if (head.size() >= lba + 8 && std::memcmp(head.data() + lba, "EFI PART", 8) == 0) return "GPT";
+  if (head.size() < 512 || head[510] != 0x55 || head[511] != 0xAA) return "";
+  bool any = false;
+  for (size_t i = 0; i < 4; ++i) {
+    const uint8_t* e = head.data() + 446 + 16 * i;
+    if (e[0] != 0x00 && e[0] != 0x80) return "";  // boot flag: not a partition entry (e.g. a FAT boot sector)
+    uint32_t sectors = e[12] | e[13] << 8 | e[14] << 16 | uint32_t(e[15]) << 24;
+    if (e[4] != 0 && sectors != 0) any = true;
+  }
+  return any ? "MBR" : "";
 }
 
 core::Status evaluate_guard(const BlockUsage& u) {

@@ -5,7 +5,9 @@
 // prefix. May use: core, sysfs.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,14 @@ struct BlockUsage {
   std::vector<DevNum> swap_devs;       ///< block devices in use as swap
   DevNum root_dev;                     ///< device of "/" (st_dev)
 };
+
+/// Bytes read from the start of a device for detect_partition_table().
+inline constexpr size_t kPartitionProbeBytes = 8192;
+
+/// "GPT" or "MBR" when the first bytes of a device hold a partition table (GPT header at
+/// LBA 1 for 512 or 4096-byte LBAs; an MBR with valid entries), else "". Catches tables the
+/// kernel did not parse (no partition support, partition scan off).
+std::string detect_partition_table(std::span<const uint8_t> head);
 
 /// The decision: ok, or Refused naming every reason found.
 core::Status evaluate_guard(const BlockUsage& usage);

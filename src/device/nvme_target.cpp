@@ -46,7 +46,10 @@ class NvmeTarget final : public TargetBase {
     if (!deps_.guard) deps_.guard = [](const std::string& name) { return guard_block_device(name); };
   }
 
-  core::Status guard() override { return deps_.guard(target_.block_name); }
+  core::Status guard() override {
+    if (auto g = deps_.guard(target_.block_name); !g.ok()) return g;
+    return guard_partition_table();
+  }
 
   core::Result<model::WriteCacheState> write_cache() override {
     auto id = identify_raw();

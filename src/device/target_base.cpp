@@ -3,8 +3,10 @@
 #include "device/target_base.h"
 
 #include <random>
+#include <vector>
 
 #include "device/confirm.h"
+#include "device/guard.h"
 #include "device/purge_policy.h"
 
 namespace pts::device {
@@ -24,6 +26,18 @@ core::Result<model::DeviceIdentity> TargetBase::identify() {
     known_ = *id;
   }
   return id;
+}
+
+core::Status TargetBase::guard_partition_table() {
+  if (!block_access_) return core::ok_status();
+  auto io = block_access_->open(io_path_, false);
+  if (!io.ok()) return io.error();
+  std::vector<uint8_t> head(kPartitionProbeBytes);
+  if (auto st = (*io)->read_at(0, head); !st.ok()) return st.error();
+  const std::string table = detect_partition_table(head);
+  if (table.empty()) return core::ok_status();
+  return core::Error(core::ErrorKind::Refused, "refused: " + io_path_ + " is in use: it has a partition table (" +
+                                                   table + ") on disk; nothing was written");
 }
 
 core::Status TargetBase::finish(model::PurgeRecord& rec, const PurgeRequest& req, core::Error err) {

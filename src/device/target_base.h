@@ -35,6 +35,9 @@ class TargetBase : public TargetDevice {
   virtual core::Status guard_purge(model::PurgeMethod) { return core::ok_status(); }
 
   core::Clock& clock() { return *clock_; }
+  /// Refuses a device whose first blocks hold a partition table (read through the block
+  /// access; skipped when none was wired, e.g. for `info`).
+  core::Status guard_partition_table();
 
  private:
   core::Status finish(model::PurgeRecord& rec, const PurgeRequest& req, core::Error err);

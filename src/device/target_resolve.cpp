@@ -43,12 +43,12 @@ core::Result<ResolvedTarget> resolve_char(ResolvedTarget t, dev_t rdev, const st
   const std::string name = base_name(link);
   static const std::regex generic(R"(ng(\d+)n(\d+))"), ctrl(R"(nvme(\d+))");
   std::smatch m;
-  if (link.find("/nvme-generic/") != std::string::npos && std::regex_match(name, m, generic)) {
+  if (std::regex_match(name, m, generic) && sysfs::exists(root + "/sys/class/nvme-generic/" + name)) {
     set_namespace(t, "nvme" + m[1].str() + "n" + m[2].str(), root);
     t.admin_path = t.path;
     return t;
   }
-  if (link.find("/nvme/") != std::string::npos && std::regex_match(name, m, ctrl)) {
+  if (std::regex_match(name, m, ctrl) && sysfs::exists(root + "/sys/class/nvme/" + name)) {
     // Namespaces appear as nvmeXnY, or nvmeXcZnY (hidden multipath paths of head nvmeSnY).
     static const std::regex ns_entry(R"(nvme(\d+)(c\d+)?n(\d+))");
     std::vector<std::string> namespaces;

@@ -1,0 +1,119 @@
+#!/bin/sh
+# guest-device.sh — run by tests-vm/run-nvme-vm.sh inside the QEMU guest (busybox ash, root):
+# ptsuite's device layer against a real Linux NVMe driver and QEMU's emulated controller.
+# Checks: `info` agrees with nvme-cli (model, serial, firmware, capacity, LBA size) through
+# the namespace, controller and generic nodes; the guard refuses the mounted namespace and a
+# wrong --confirm serial without writing; an unsupported --purge is bad input; a Format NVM
+# purge succeeds and a pattern written before it is gone; `spec` runs through io_uring.
+# Exit status: the number of failed checks.
+NS=${NVME_NS:-/dev/nvme0n1}
+CTRL=${NVME_CTRL:-/dev/nvme0}
+NG=${NVME_NG:-/dev/ng0n1}
+fails=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+# expect_rc NAME WANT CMD...: runs CMD, output in /tmp/out, checks its exit status.
+expect_rc() {
+  name=$1 want=$2
+  shift 2
+  "$@" > /tmp/out 2>&1
+  rc=$?
+  if [ "$rc" -eq "$want" ]; then pass "$name (exit $rc)"; else
+    fail "$name: exit $rc, expected $want"
+    sed 's/^/    | /' /tmp/out
+  fi
+}
+# same NAME GOT WANT
+same() { if [ "$2" = "$3" ]; then pass "$1: $2"; else fail "$1: ptsuite '$2', expected '$3'"; fi; }
+# jstr FILE KEY: value of a top-level key in ptsuite's indented JSON (strings unquoted)
+jstr() { sed -n "s/^  \"$2\": //p" "$1" | head -1 | sed 's/,$//; s/^"//; s/"$//'; }
+# ctrl FIELD / ns FIELD: a field of nvme-cli's id-ctrl / id-ns text output, blanks trimmed
+ctrl() { nvme id-ctrl "$CTRL" | sed -n "s/^$1 *: \(.*\)\$/\1/p" | sed 's/ *$//'; }
+ns() { nvme id-ns "$NS" | sed -n "s/^$1 *: \(.*\)\$/\1/p" | sed 's/ *$//'; }
+# zeroes OFFSET_BLOCKS: true when the 4 KiB block there reads as zeroes (O_DIRECT)
+zeroes() { dd if="$NS" bs=4096 skip="$1" count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/zero4k; }
+head -c 4096 /dev/zero > /tmp/zero4k
+
+echo "== info agrees with nvme-cli"
+expect_rc "info --json $NS" 0 ptsuite info "$NS" --json
+cp /tmp/out /tmp/info.json
+SERIAL=$(ctrl sn)
+lbads=$(nvme id-ns "$NS" | sed -n 's/^lbaf *[0-9]* : ms:[0-9]* *lbads:\([0-9]*\) .*in use.*/\1/p')
+lba=$((1 << lbads))
+same "model" "$(jstr /tmp/info.json model)" "$(ctrl mn)"
+same "serial" "$(jstr /tmp/info.json serial)" "$SERIAL"
+same "firmware" "$(jstr /tmp/info.json firmware)" "$(ctrl fr)"
+same "lba_size" "$(jstr /tmp/info.json lba_size)" "$lba"
+same "capacity_bytes (nsze x LBA size)" "$(jstr /tmp/info.json capacity_bytes)" "$(($(ns nsze) * lba))"
+same "capacity_bytes (blockdev)" "$(jstr /tmp/info.json capacity_bytes)" "$(blockdev --getsize64 "$NS")"
+same "namespace_id" "$(jstr /tmp/info.json namespace_id)" "$(cat /sys/class/block/nvme0n1/nsid)"
+same "nvme_version" "$(jstr /tmp/info.json nvme_version)" "1.4"
+vwc=$(nvme get-feature "$CTRL" -f 6 | sed -n 's/.*Current value: *\(0x[0-9a-f]*\).*/\1/p')
+[ "$((vwc & 1))" -eq 1 ] && want_wc=enabled || want_wc=disabled
+same "write_cache (Get Features 06h)" "$(jstr /tmp/info.json write_cache)" "$want_wc"
+for node in "$CTRL" "$NG"; do
+  expect_rc "info --json $node" 0 ptsuite info "$node" --json
+  same "serial via $node" "$(jstr /tmp/out serial)" "$SERIAL"
+  same "capacity via $node" "$(jstr /tmp/out capacity_bytes)" "$(jstr /tmp/info.json capacity_bytes)"
+done
+ptsuite info "$NS"
+
+echo "== bad input and the guard write nothing"
+head -c 4096 /dev/urandom > /tmp/marker
+dd if=/tmp/marker of="$NS" bs=4096 count=1 oflag=direct conv=notrunc 2>/dev/null
+expect_rc "info /dev/null (not an NVMe node)" 2 ptsuite info /dev/null
+expect_rc "purge with a wrong serial" 3 ptsuite purge "$NS" --confirm "NOT-$SERIAL"
+grep -q "does not match" /tmp/out && pass "wrong serial message" || fail "wrong serial message: $(cat /tmp/out)"
+expect_rc "purge --purge sanitize-crypto (no SANICAP)" 2 ptsuite purge "$NS" --confirm "$SERIAL" --purge sanitize-crypto
+grep -q "supported: format-user, discard, none" /tmp/out && pass "names the supported methods" ||
+  fail "supported methods not named: $(cat /tmp/out)"
+expect_rc "purge --purge format-crypto (FNA bit 2 clear)" 2 ptsuite purge "$NS" --confirm "$SERIAL" --purge format-crypto
+dd if="$NS" bs=4096 count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/marker &&
+  pass "block 0 untouched by the refused commands" || fail "block 0 changed by a refused command"
+
+echo "== the guard refuses the mounted namespace"
+if mke2fs -q "$NS" > /tmp/mkfs.out 2>&1 && mkdir -p /mnt/t && mount -t ext4 "$NS" /mnt/t 2>/tmp/mount.out; then
+  expect_rc "purge of the mounted namespace" 3 ptsuite purge "$NS" --confirm "$SERIAL"
+  grep -q "mounted" /tmp/out && pass "says mounted: $(cat /tmp/out)" || fail "reason not named: $(cat /tmp/out)"
+  umount /mnt/t
+else
+  fail "could not mount an ext2 file system on $NS: $(cat /tmp/mkfs.out /tmp/mount.out)"
+fi
+
+echo "== purge: Format NVM user-data erase, verified"
+for blk in 0 1000 30000 65535; do
+  dd if=/dev/urandom of="$NS" bs=4096 seek=$blk count=1 oflag=direct conv=notrunc 2>/dev/null
+done
+zeroes 1000 && fail "pattern not written" || pass "pattern written at blocks 0 1000 30000 65535"
+expect_rc "purge (auto)" 0 ptsuite purge "$NS" --confirm "$SERIAL" --json
+cp /tmp/out /tmp/purge.json
+cat /tmp/purge.json
+same "method" "$(jstr /tmp/purge.json method)" "format-user"
+same "opcode (Format NVM)" "$(jstr /tmp/purge.json opcode)" "128"
+cdw10=$(sed -n '/"cdw": \[/{n;p}' /tmp/purge.json | tr -d ' ,')
+same "cdw10 SES field (bits 11:9)" "$(( (cdw10 >> 9) & 7 ))" "1"
+same "status SCT/SC" "$(jstr /tmp/purge.json status_sct)/$(jstr /tmp/purge.json status_sc)" "0/0"
+same "success" "$(jstr /tmp/purge.json success)" "true"
+same "is_snia_purge" "$(jstr /tmp/purge.json is_snia_purge)" "true"
+grep -q '"passed": true' /tmp/purge.json && pass "verification passed" || fail "verification did not pass"
+grep -q '"blocks_still_holding_pattern": 0' /tmp/purge.json && pass "no sampled block holds the pattern" ||
+  fail "pattern survived"
+gone=0
+for blk in 0 1000 30000 65535; do zeroes $blk && gone=$((gone + 1)); done
+same "blocks written before the purge now read as zeroes" "$gone" "4"
+
+echo "== purge: discard (a deviation), text output"
+expect_rc "purge --purge discard" 0 ptsuite purge "$NS" --confirm "$SERIAL" --purge discard
+cat /tmp/out
+grep -q "SNIA purge    no" /tmp/out && pass "discard recorded as not a SNIA purge" || fail "discard not flagged"
+
+echo "== spec through io_uring on $NS"
+expect_rc "spec randwrite" 0 ptsuite spec "$NS" --rw randwrite --bs 4k --oio 16 --seconds 2 --json
+iops=$(jstr /tmp/out iops | cut -d. -f1)
+[ "${iops:-0}" -gt 0 ] && pass "randwrite iops $iops" || fail "randwrite iops '$iops'"
+expect_rc "spec randread" 0 ptsuite spec "$NS" --rw randread --bs 4k --oio 16 --seconds 2 --json
+iops=$(jstr /tmp/out iops | cut -d. -f1)
+[ "${iops:-0}" -gt 0 ] && pass "randread iops $iops" || fail "randread iops '$iops'"
+
+echo "== $fails failed check(s)"
+exit "$fails"
