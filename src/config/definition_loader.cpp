@@ -265,9 +265,9 @@ core::Result<TestDefinition> parse_definition(const std::string& text, const std
     d.subtests.push_back(SubTestDef{"main", d.title, d.block_sizes, 1});
   }
   const bool matrix_ok = p.size() == before_matrix;
-  if (d.wipc && d.wipc_block_bytes == 0 && root.contains("preconditioning") &&
-      !root["preconditioning"]["wipc_block_size"])
-    p.add(top.line("preconditioning"), "[preconditioning] needs wipc_block_size (a size or \"subtest\")");
+  if (d.wipc && !root["preconditioning"]["wipc_block_size"])
+    p.add(top.line("preconditioning"), "[preconditioning] needs wipc_block_size (a size, or \"subtest\" for the "
+                                       "sub-test's block size) when wipc = true");
 
   if (const toml::table* eds = top.table("editions", true)) {
     for (auto&& [ekey, enode] : *eds) {

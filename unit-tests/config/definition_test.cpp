@@ -157,6 +157,9 @@ TEST(Definitions, StructuralMistakes) {
   EXPECT_TRUE(has(problems(replace(kGood, "pattern = \"random\"", "pattern = \"zigzag\"")), "pattern 'zigzag'"));
   EXPECT_TRUE(has(problems(replace(kGood, "cell_seconds = 60", "cell_seconds = 60\nmax_rounds = 3")),
                   "max_rounds 3 is shorter than window_rounds 5"));
+  EXPECT_TRUE(has(problems(replace(kGood, "wipc_block_size = \"128k\"", "purge = true")),
+                  "x.toml:7: [preconditioning] needs wipc_block_size"));
+  EXPECT_TRUE(problems(replace(kGood, "wipc_block_size = \"128k\"", "wipc = false")).empty());
 }
 
 TEST(Definitions, SyntaxErrorNamesTheLine) {
