@@ -44,6 +44,8 @@ class NvmeTarget final : public TargetBase {
         deps_(std::move(deps)) {
     if (!deps_.sleep) deps_.sleep = real_sleep;
     if (!deps_.guard) deps_.guard = [](const std::string& name) { return guard_block_device(name); };
+    if (!deps_.block_exists)
+      deps_.block_exists = [](const std::string& name) { return sysfs::exists("/sys/class/block/" + name); };
   }
 
   core::Status guard() override {
@@ -156,7 +158,7 @@ class NvmeTarget final : public TargetBase {
     for (uint32_t nsid : nvme::decode_ns_list(c.data)) {
       if (nsid == target_.nsid) continue;
       std::string sibling = m[1].str() + std::to_string(nsid);
-      if (!sysfs::exists("/sys/class/block/" + sibling)) continue;
+      if (!deps_.block_exists(sibling)) continue;  // not attached to this host
       if (auto g = deps_.guard(sibling); !g.ok()) {
         core::Error e = g.error();
         e.messages.front() += " (" + std::string(method == PurgeMethod::SanitizeCrypto ||

@@ -19,6 +19,7 @@ struct NvmeTargetDeps {
   std::shared_ptr<core::Clock> clock;          ///< null = system clock
   SleepFn sleep;                               ///< null = real sleep
   std::function<core::Status(const std::string& block_name)> guard;  ///< null = guard_block_device
+  std::function<bool(const std::string& block_name)> block_exists;  ///< null = listed in sysfs
   SanitizeWaitOptions sanitize_wait;
   uint32_t format_timeout_ms = 4 * 3600 * 1000;
 };

@@ -32,7 +32,9 @@ struct FakeReply {
 };
 
 /// Answers commands matching (opcode, nsid, cdw10) with queued replies; the last reply of a
-/// rule repeats. Anything unmatched is recorded in `unexpected` and fails with ENOTTY.
+/// rule repeats. The most recently added matching rule wins, so a test can override a
+/// wildcard rule with an exact one. Anything unmatched is recorded in `unexpected` and fails
+/// with ENOTTY.
 class FakeTransport final : public device::AdminTransport {
  public:
   struct Rule {
@@ -54,9 +56,20 @@ class FakeTransport final : public device::AdminTransport {
     return *this;
   }
 
+  /// Replaces every queued reply of the rule for opcode/nsid/cdw10 with `reply`.
+  FakeTransport& replace(uint8_t opcode, std::optional<uint32_t> nsid, std::optional<uint32_t> cdw10,
+                         FakeReply reply) {
+    for (auto& r : rules_)
+      if (r.opcode == opcode && r.nsid == nsid && r.cdw10 == cdw10) r.replies.clear();
+    rules_.erase(std::remove_if(rules_.begin(), rules_.end(), [](const Rule& r) { return r.replies.empty(); }),
+                 rules_.end());
+    return on(opcode, nsid, cdw10, std::move(reply));
+  }
+
   device::AdminCompletion submit(const device::AdminCommand& cmd, const std::vector<uint8_t>&) override {
     sent.push_back(cmd);
-    for (auto& r : rules_) {
+    for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) {
+      Rule& r = *it;
       if (r.opcode != cmd.opcode || (r.nsid && *r.nsid != cmd.nsid) || (r.cdw10 && *r.cdw10 != cmd.cdw10)) continue;
       FakeReply reply = r.replies.front();
       if (r.replies.size() > 1) r.replies.pop_front();
