@@ -143,17 +143,17 @@ core::Result<BlockUsage> collect_block_usage(const std::string& name, const std:
   auto dev_line = sysfs::read_line(cls + name + "/dev");
   if (!dev_line || !parse_devnum(*dev_line, u.dev))
     return core::Error(core::ErrorKind::BadInput, "/dev/" + name + ": not a block device known to sysfs");
-  auto add_holders = [&](const std::string& n) {
-    for (const auto& h : sysfs::list_dir(cls + n + "/holders")) u.holders.push_back(h + " (on " + n + ")");
+  auto add_holders = [&](const std::string& dir, const std::string& n) {
+    for (const auto& h : sysfs::list_dir(dir + "/holders")) u.holders.push_back(h + " (on " + n + ")");
   };
-  add_holders(name);
+  add_holders(cls + name, name);
   for (const auto& entry : sysfs::list_dir(cls + name)) {
     if (!sysfs::exists(cls + name + "/" + entry + "/partition")) continue;
     DevNum d;
     if (auto l = sysfs::read_line(cls + name + "/" + entry + "/dev"); l && parse_devnum(*l, d))
       u.partition_devs.push_back(d);
     u.partitions.push_back(entry);
-    add_holders(entry);
+    add_holders(cls + name + "/" + entry, entry);
   }
   u.mounts = parse_mountinfo(sysfs::read_text(root + "/proc/self/mountinfo").value_or(""));
   for (const auto& s : parse_swaps(sysfs::read_text(root + "/proc/swaps").value_or(""))) {
