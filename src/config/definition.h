@@ -36,6 +36,9 @@ struct TrackingDef {
 struct ClassSettings {
   bool write_cache_enabled = false;   ///< required cache state (WCE / WCD)
   double active_range_pct = 100.0;    ///< the spec's ActiveRange for this class
+  /// AR Segments the spec asks for (PTS-C / 2.0.2 client: 2048); 1 = one contiguous range.
+  /// ptsuite's engine runs one contiguous range from LBA 0, so > 1 is recorded as a deviation.
+  uint32_t active_range_segments = 1;
   uint32_t threads = 1;               ///< TC
   uint32_t queue_depth = 1;           ///< QD per thread
   TcQdRule tc_qd_rule = TcQdRule::OperatorChoice;

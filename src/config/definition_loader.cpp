@@ -183,9 +183,11 @@ void read_tracking(const toml::array& arr, const std::string& where, Problems& p
 void read_class(const toml::table& t, const std::string& where, Problems& p, ClassSettings& cs) {
   TableReader r(t, where, p);
   cs.line = r.line();
-  r.only_keys({"write_cache", "active_range_pct", "threads", "queue_depth", "tc_qd", "tracking", "subtests"});
+  r.only_keys({"write_cache", "active_range_pct", "active_range_segments", "threads", "queue_depth", "tc_qd",
+               "tracking", "subtests"});
   if (auto v = r.boolean("write_cache", true)) cs.write_cache_enabled = *v;
   if (auto v = r.number("active_range_pct", 0, true, 100, true)) cs.active_range_pct = *v;
+  if (auto v = r.integer("active_range_segments", 1, 1 << 20)) cs.active_range_segments = static_cast<uint32_t>(*v);
   if (auto v = r.integer("threads", 1, 1024, true)) cs.threads = static_cast<uint32_t>(*v);
   if (auto v = r.integer("queue_depth", 1, 65536, true)) cs.queue_depth = static_cast<uint32_t>(*v);
   if (auto v = r.string("tc_qd", true)) {

@@ -88,6 +88,10 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
   if (p.active_range_pct != cs.active_range_pct)
     deviate(r, "active-range", "ActiveRange " + num(p.active_range_pct) + " % instead of the " +
                                    num(cs.active_range_pct) + " % " + who + " requires");
+  if (cs.active_range_segments > 1)
+    deviate(r, "active-range-segments", "the ActiveRange is one contiguous range from LBA 0, not the " +
+                                            std::to_string(cs.active_range_segments) + " AR Segments " + who +
+                                            " describes");
 
   p.threads = o.threads.value_or(cs.threads);
   p.queue_depth = o.queue_depth.value_or(cs.queue_depth);
