@@ -26,12 +26,14 @@ struct TableColumn {
   std::string key;            ///< stable key: chart styles and checkers refer to it
   std::string header;
   std::string number_format;  ///< xlsx number format; empty = General
+  int span = 1;               ///< sheet columns the column occupies (merged), for long labels
 };
 
 /// A table: column 0 holds the row keys (categories / x values); charts draw columns 1…n as
 /// series. `notes` are plain-words lines printed under it.
 struct Table {
   std::string id;
+  int order = 0;  ///< placement on the page relative to charts (template line)
   std::string caption;
   std::vector<TableColumn> columns;
   std::vector<std::vector<TableCell>> rows;

@@ -144,7 +144,7 @@ Table determination_table(const Scope& scope) {
   Table t;
   const model::TrackingVariable& var = *scope.tracking;
   const TrackingUnit unit = tracking_unit(var.metric);
-  t.columns = {{"item", "Steady State Determination", ""}, {"value", unit.unit, unit.detail_format}};
+  t.columns = {{"item", "Steady State Determination", "", 3}, {"value", unit.unit, unit.detail_format, 2}};
   auto text = [&](std::string item, std::string v) {
     t.rows.push_back({TableCell::str(std::move(item)), TableCell::str(std::move(v))});
   };
@@ -251,6 +251,7 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Raw: t = raw_table(*scope.record, scope.subtests); break;
   }
   t.id = spec.id;
+  t.order = spec.source_line;
   t.caption = spec.caption;
   return t;
 }

@@ -143,8 +143,8 @@ SeriesStyle read_style(const toml::table& t, Problems& p) {
 
 ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_ids, Problems& p) {
   const std::string what = "[[sheet.chart]]";
-  check_keys(t, {"table", "type", "title", "x_title", "y_title", "x_log_base", "y_log_base", "styles", "width_px",
-                 "height_px"},
+  check_keys(t, {"table", "type", "title", "x_title", "y_title", "x_log_base", "y_log_base", "y_range", "styles",
+                 "width_px", "height_px"},
              what, p);
   ChartSpec c;
   c.source_line = static_cast<int>(t.source().begin.line);
@@ -159,10 +159,10 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
   c.y_title = get_string(t, "y_title", p, false, what);
   c.x_log_base = static_cast<int>(get_int(t, "x_log_base", 0, p, what));
   c.y_log_base = static_cast<int>(get_int(t, "y_log_base", 0, p, what));
-  for (const char* k : {"x_log_base", "y_log_base"}) {
-    const int64_t b = get_int(t, k, 0, p, what);
+  for (const auto& [k, b] : {std::pair<const char*, int>{"x_log_base", c.x_log_base}, {"y_log_base", c.y_log_base}})
     if (b != 0 && (b < 2 || b > 1000)) p.add(*t.get(k), std::string(k) + " must be 0 (linear) or 2…1000");
-  }
+  c.y_range_from_data = get_enum<bool>(t, "y_range", false, {{"zero", false}, {"data", true}}, p, what);
+  if (c.y_range_from_data && c.y_log_base) p.add(*t.get("y_range"), "y_range = \"data\" and a log y axis exclude each other");
   if (c.x_log_base && c.type != ChartType::Scatter)
     p.add(*t.get("x_log_base"), "a logarithmic x axis needs type = \"scatter\"");
   c.width_px = static_cast<int>(get_int(t, "width_px", c.width_px, p, what));

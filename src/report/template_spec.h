@@ -76,8 +76,9 @@ struct ChartSpec {
   int x_log_base = 0;       ///< 0 = linear
   int y_log_base = 0;
   std::vector<SeriesStyle> styles;
+  bool y_range_from_data = false;  ///< y axis spans the data (not from 0): window plots
   int width_px = 720;
-  int height_px = 400;
+  int height_px = 360;
   int source_line = 0;
 };
 
@@ -90,6 +91,8 @@ struct SheetSpec {
   int source_line = 0;
 };
 
+/// Tables and charts are placed top to bottom in template order (source_line); a block that
+/// does not fit on the rest of a printed page starts a new one.
 /// One report layout (templates/<name>.toml).
 struct ReportTemplate {
   std::string name;       ///< matches TestPlan::template_name

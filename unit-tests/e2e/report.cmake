@@ -1,0 +1,36 @@
+# unit-tests/e2e/report.cmake — report golden and end-to-end tests (owner: report).
+#  report_golden_render   writes the fixed RunRecords (unit-tests/report/fixture_record.cpp) as
+#                         run dirs, renders them, writes expected.json
+#  report_golden_<name>   reads each workbook back with openpyxl and compares every number
+#  report_cli_*           `ptsuite report` on an interrupted run, and its bad-input paths
+#  report_libreoffice_pdf LibreOffice headless converts two workbooks to PDF; the window page
+#                         is rasterised with pdftoppm for a look by eye
+set(pts_report_tests ${CMAKE_CURRENT_LIST_DIR}/../report)
+# Debian's python3-openpyxl serves /usr/bin/python3; prefer it over a python3 earlier in PATH.
+find_program(PTS_REPORT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT PTS_REPORT_PYTHON)
+  find_program(PTS_REPORT_PYTHON NAMES python3)
+endif()
+add_executable(report_fixture_tool ${pts_report_tests}/golden_tool/report_fixture_tool.cpp
+                                   ${pts_report_tests}/fixture_record.cpp)
+target_include_directories(report_fixture_tool PRIVATE ${PROJECT_SOURCE_DIR}/unit-tests)
+target_link_libraries(report_fixture_tool PRIVATE pts::report pts::results)
+
+set(pts_golden_dir ${PROJECT_BINARY_DIR}/report-golden)
+add_test(NAME report_golden_render COMMAND report_fixture_tool ${pts_golden_dir})
+set_tests_properties(report_golden_render PROPERTIES FIXTURES_SETUP report_golden TIMEOUT 120)
+foreach(fixture iops_tv6 iops_not_steady_25 throughput latency iops_interrupted)
+  add_test(NAME report_golden_${fixture}
+           COMMAND ${PTS_REPORT_PYTHON} ${pts_report_tests}/check_workbook.py ${pts_golden_dir}/${fixture})
+  set_tests_properties(report_golden_${fixture} PROPERTIES FIXTURES_REQUIRED report_golden
+                       SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()
+
+add_test(NAME report_cli COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_cli.sh $<TARGET_FILE:ptsuite>
+         $<TARGET_FILE:report_fixture_tool> ${pts_report_tests}/check_workbook.py ${PROJECT_BINARY_DIR}/report-cli)
+set_tests_properties(report_cli PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+add_test(NAME report_libreoffice_pdf COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_libreoffice.sh ${pts_golden_dir}
+         ${PROJECT_BINARY_DIR}/report-pdf)
+set_tests_properties(report_libreoffice_pdf PROPERTIES FIXTURES_REQUIRED report_golden SKIP_RETURN_CODE 77
+                     TIMEOUT 400 RUN_SERIAL TRUE)

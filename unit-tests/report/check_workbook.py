@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""unit-tests/report/check_workbook.py — reads a ptsuite report workbook back with openpyxl
+and checks it against expected.json written by report_fixture_tool: sheet order, header texts
+and banners on every sheet, every table cell (numbers to 1e-9 relative), the stored
+steady-state determinations, the Raw sheet and the CSV.
+
+usage: check_workbook.py RUN_DIR [WORKBOOK]    (exit 0 ok, 1 mismatch, 77 openpyxl missing)
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+try:
+    import openpyxl
+except ImportError:  # pragma: no cover
+    print("SKIP: python3-openpyxl is not installed")
+    sys.exit(77)
+
+REL = 1e-9
+problems = []
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(b, str) or isinstance(a, str):
+        return str(a) == str(b)
+    return math.isclose(float(a), float(b), rel_tol=REL, abs_tol=1e-12)
+
+
+_grids = {}
+
+
+def grid(ws):
+    """The sheet's values as a list of rows (read once; openpyxl cell access is slow)."""
+    if ws.title not in _grids:
+        _grids[ws.title] = [list(r) for r in ws.iter_rows(values_only=True)]
+    return _grids[ws.title]
+
+
+def sheet_text(ws):
+    return "\n".join(str(v) for row in grid(ws) for v in row if v is not None)
+
+
+def find_table(ws, caption):
+    """(header, rows) of the table whose caption is in column A. Columns are the header
+    cells that hold a title (a merged, wider column leaves None after its title)."""
+    g = grid(ws)
+    for r, line in enumerate(g):
+        if line and line[0] == caption:
+            head = g[r + 1]
+            cols = [i for i, v in enumerate(head) if v is not None]
+            header = [head[i] for i in cols]
+            rows = []
+            for line2 in g[r + 2:]:
+                vals = [line2[i] if i < len(line2) else None for i in cols]
+                first, rest = vals[0], vals[1:]
+                if first is None or (isinstance(first, str) and all(v is None for v in rest)):
+                    break  # a blank row or a note line ends the table
+                rows.append(vals)
+            return header, rows
+    return None, None
+
+
+def check_table(wb, t):
+    where = f"{t['sheet']} / {t['caption']!r}"
+    if t["sheet"] not in wb.sheetnames:
+        problems.append(f"{where}: sheet missing")
+        return
+    header, rows = find_table(wb[t["sheet"]], t["caption"])
+    if header is None:
+        problems.append(f"{where}: caption not found")
+        return
+    if "header" in t and header != t["header"]:
+        problems.append(f"{where}: header {header} != {t['header']}")
+    want = t["rows"]
+    if len(rows) != len(want):
+        problems.append(f"{where}: {len(rows)} rows, expected {len(want)}")
+    for i, (got, exp) in enumerate(zip(rows, want)):
+        for j, e in enumerate(exp):
+            g = got[j] if j < len(got) else None
+            if not close(g, e):
+                problems.append(f"{where}: row {i + 1} column {j + 1}: {g!r} != {e!r}")
+
+
+def check_determination(wb, d):
+    ws = wb[d["sheet"]]
+    _, rows = find_table(ws, "Steady State Determination")
+    if rows is None:
+        problems.append(f"{d['sheet']}: no determination table")
+        return
+    got = {r[0]: r[1] for r in rows}
+    for label, value in d["values"].items():
+        if label not in got:
+            problems.append(f"{d['sheet']}: determination lacks {label!r}")
+        elif not close(got[label], value):
+            problems.append(f"{d['sheet']}: {label}: {got[label]!r} != {value!r}")
+
+
+def check_raw(wb, raw, run_dir, csv_spec):
+    ws = wb[raw["sheet"]]
+    caption = next(line[0] for line in grid(ws)
+                   if line and isinstance(line[0], str) and line[0].startswith("Every Round"))
+    header, rows = find_table(ws, caption)
+    if len(rows) != raw["rows"]:
+        problems.append(f"Raw: {len(rows)} rows, expected {raw['rows']}")
+    for s in raw["spot"]:
+        row = dict(zip(header, rows[s["index"]]))
+        for k in ("Round", "Cell", "IOPS", "MB/s", "ART (ns)"):
+            if not close(row.get(k), s[k]):
+                problems.append(f"Raw row {s['index']}: {k} {row.get(k)!r} != {s[k]!r}")
+    with open(os.path.join(run_dir, csv_spec["path"]), newline="") as f:
+        lines = list(csv.DictReader(f))
+    if len(lines) != csv_spec["rows"]:
+        problems.append(f"CSV: {len(lines)} rows, expected {csv_spec['rows']}")
+    for s in raw["spot"]:
+        line = lines[s["index"]]
+        if int(line["round"]) != s["Round"] or line["cell_id"] != s["Cell"] or \
+                not close(float(line["iops"]), s["IOPS"]) or not close(float(line["mbps"]), s["MB/s"]):
+            problems.append(f"CSV row {s['index']}: {line} does not match {s}")
+
+
+def main():
+    run_dir = sys.argv[1]
+    with open(os.path.join(run_dir, "expected.json")) as f:
+        exp = json.load(f)
+    path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(run_dir, exp["workbook"])
+    wb = openpyxl.load_workbook(path)
+    if wb.sheetnames != exp["sheets"]:
+        problems.append(f"sheets {wb.sheetnames} != {exp['sheets']}")
+    for name in wb.sheetnames:
+        ws = wb[name]
+        text = sheet_text(ws)
+        for s in exp["every_sheet_contains"]:
+            if s not in text:
+                problems.append(f"sheet {name!r} lacks {s!r}")
+        for s in exp["every_sheet_absent"]:
+            if s in text:
+                problems.append(f"sheet {name!r} must not say {s!r}")
+        if ws.freeze_panes is None:
+            problems.append(f"sheet {name!r} has no frozen header")
+    for t in exp["tables"]:
+        check_table(wb, t)
+    for d in exp["determinations"]:
+        check_determination(wb, d)
+    check_raw(wb, exp["raw"], run_dir, exp["csv"])
+    json_copy = os.path.join(run_dir, exp["workbook"].replace(".xlsx", ".json"))
+    with open(json_copy) as a, open(os.path.join(run_dir, "run.json")) as b:
+        if json.load(a) != json.load(b):
+            problems.append("the JSON report differs from run.json")
+    for p in problems[:60]:
+        print("MISMATCH:", p)
+    if problems:
+        print(f"{len(problems)} mismatches in {path}")
+        return 1
+    print(f"OK: {path}: {len(wb.sheetnames)} sheets, {len(exp['tables'])} tables, "
+          f"{len(exp['determinations'])} determinations, {exp['raw']['rows']} raw rows checked")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

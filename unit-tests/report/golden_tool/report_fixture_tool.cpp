@@ -1,0 +1,259 @@
+// unit-tests/report/golden_tool/report_fixture_tool.cpp — writes the fixed RunRecords of
+// fixture_record.h as run directories (run.json), renders each with report::write_reports
+// (unless --no-render) and writes expected.json: the numbers and texts the openpyxl checker
+// (check_workbook.py) must find in the workbook. Expectations are computed here from the
+// record's raw cells, independently of report/.
+//   usage: report_fixture_tool OUTDIR [--no-render]
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "report/fixture_record.h"
+#include "report/report.h"
+#include "results/codec.h"
+#include "results/run_store.h"
+
+using nlohmann::json;
+namespace fx = pts::report::fixture;
+namespace model = pts::model;
+
+namespace {
+
+json num_or_null(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
+
+/// Mean (or max) over the stored window Rounds of a cell's metric, from raw cells.
+double window_value(const model::RunRecord& r, size_t si, const std::string& id, const std::string& metric,
+                    bool max, double scale) {
+  const auto& st = r.subtests[si];
+  uint32_t first = st.window_first_round, last = st.window_last_round;
+  if (last == 0) {  // partial record: the last (≤ 5) recorded Rounds
+    last = st.rounds.back().round;
+    first = last >= 5 ? last - 4 : 1;
+  }
+  double sum = 0, m = -1;
+  int n = 0;
+  for (uint32_t k = first; k <= last; ++k) {
+    const double v = fx::cell_value(r, si, k, id, metric);
+    if (std::isnan(v)) continue;
+    sum += v;
+    m = std::max(m, v);
+    ++n;
+  }
+  if (n == 0) return std::nan("");
+  return (max ? m : sum / n) * scale;
+}
+
+/// Expected matrix table: rows = block sizes ascending, columns = read % ascending.
+json matrix(const model::RunRecord& r, const std::string& sheet, const std::string& caption,
+            const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& reads, const std::string& metric,
+            bool max, double scale) {
+  json rows = json::array();
+  for (uint32_t bs : sizes) {
+    json row = json::array({bs / 1024.0});
+    for (uint32_t rd : reads) {
+      const std::string id = "rw" + std::to_string(rd) + "-bs" + std::to_string(bs);
+      double v = std::nan("");
+      for (size_t si = 0; si < r.subtests.size(); ++si) {
+        const double x = window_value(r, si, id, metric, max, scale);
+        if (!std::isnan(x)) v = x;
+      }
+      row.push_back(num_or_null(v));
+    }
+    rows.push_back(row);
+  }
+  json header = json::array({"Block Size (KiB)"});
+  for (uint32_t rd : reads) header.push_back(std::to_string(rd) + "/" + std::to_string(100 - rd));
+  return {{"sheet", sheet}, {"caption", caption}, {"header", header}, {"rows", rows}};
+}
+
+json convergence(const model::RunRecord& r, size_t si, const std::string& sheet, const std::string& caption,
+                 uint32_t read_pct, const std::string& metric, double scale) {
+  std::vector<std::string> ids;
+  for (const auto& c : r.plan.subtests[si].cells)
+    if (c.spec.read_pct == read_pct && c.applicable) ids.push_back(c.id);
+  json rows = json::array();
+  for (const auto& round : r.subtests[si].rounds) {
+    json row = json::array({round.round});
+    for (const auto& id : ids) row.push_back(num_or_null(fx::cell_value(r, si, round.round, id, metric) * scale));
+    rows.push_back(row);
+  }
+  return {{"sheet", sheet}, {"caption", caption}, {"rows", rows}};
+}
+
+/// Window table from the stored verdict (values, average, bands, fit), scaled for display.
+json window(const model::RunRecord& r, size_t si, size_t tv, const std::string& sheet, double scale) {
+  const auto& w = r.subtests[si].final_verdict->variables[tv].window;
+  json rows = json::array();
+  for (size_t i = 0; i < w.values.size(); ++i) {
+    const double R = w.first_round + i, a = w.average * scale;
+    rows.push_back({R, w.values[i] * scale, a, 1.1 * a, 0.9 * a, 1.2 * a, 0.8 * a, (w.slope * R + w.intercept) * scale});
+  }
+  return {{"sheet", sheet},
+          {"caption", "Measurement Window: " + r.plan.subtests[si].tracking[tv].label},
+          {"rows", rows}};
+}
+
+json common_header(const model::RunRecord& r) {
+  json c = json::array({"SNIA SSS TWG", "Fixture Storage Inc.", "FX-9000 3.84TB", "FX12345678", "1.2.3A",
+                        "3.5 TiB", "3840755982336 B", "AMD EPYC 7302P 16-Core Processor", "24.0 GiB",
+                        "Debian GNU/Linux 12 (bookworm)", "6.1.0-18-amd64", "ptsuite 0.1.0", "0123456789ab",
+                        "file re-created — not a SNIA purge", "completed", "verified", "WIPC", "WDPC",
+                        "disabled (WCD)", "ActiveRange", "100 %", "random", "Report date", "Run start", "Run end",
+                        "Cells ran 5 s instead of the 60 s the specification requires.",
+                        "File target: purged by re-creating the file, which is not a SNIA purge.",
+                        "2× user capacity", "5 s per cell (spec: 60 s)"});
+  c.push_back(std::to_string(r.device.lba_size) + " B (LBA format 0)");
+  return c;
+}
+
+struct Fixture {
+  std::string name;
+  model::RunRecord record;
+};
+
+json expectations(const Fixture& f) {
+  const auto& r = f.record;
+  json e;
+  e["every_sheet_contains"] = common_header(r);
+  e["tables"] = json::array();
+  e["determinations"] = json::array();
+  e["every_sheet_absent"] = json::array();
+  std::vector<uint32_t> iops_sizes = {512, 4096, 8192, 16384, 32768, 65536, 131072, 1048576};
+  std::vector<uint32_t> iops_reads = {0, 5, 35, 50, 65, 95, 100};
+  const std::string iops_caption = "IOPS, mean over the Measurement Window (rows: block size; columns: R/W mix)";
+  if (f.name == "iops_tv6" || f.name == "iops_interrupted") {
+    e["sheets"] = {"Convergence", "SS Window 1", "Table", "2D Plot", "3D Plot", "Raw"};
+    for (auto s : {"Rev. PTS-E 1.1 (enterprise)", "TC 4 / QD 32 (total OIO 128)", "RND 4 KiB 0/100 IOPS",
+                   "R/W mix outer loop 100/0, 95/5, 65/35, 50/50, 35/65, 5/95, 0/100",
+                   "block size inner loop 1024 KiB, 128 KiB, 64 KiB, 32 KiB, 16 KiB, 8 KiB, 4 KiB, 0.5 KiB"})
+      e["every_sheet_contains"].push_back(s);
+    e["tables"].push_back(matrix(r, "Table", iops_caption, iops_sizes, iops_reads, "iops", false, 1));
+    e["tables"].push_back(convergence(r, 0, "Convergence", "IOPS per Round, RND R/W 0/100, every block size", 0,
+                                      "iops", 1));
+  }
+  if (f.name == "iops_tv6") {
+    e["every_sheet_contains"].push_back("Steady state achieved (Measurement Window rounds 1–5)");
+    e["every_sheet_absent"] = {"NOT achieved", "INCOMPLETE"};
+    e["tables"].push_back(window(r, 0, 0, "SS Window 1", 1));
+    // PTS-digest §9 TV-6, published figures.
+    e["determinations"].push_back({{"sheet", "SS Window 1"},
+                                   {"values",
+                                    {{"Average value", 11726.8},
+                                     {"Allowed maximum data excursion (20 % of average)", 2345.36},
+                                     {"Measured data excursion (max − min)", 300.0},
+                                     {"Allowed maximum slope excursion (10 % of average)", 1172.68},
+                                     {"Measured slope excursion (|slope| × (last − first Round))", 25.6},
+                                     {"Least-squares slope (per Round)", -6.4},
+                                     {"Least-squares intercept", 11746.0},
+                                     {"Least-squares fit", "−6.4·R + 11746"},
+                                     {"Measurement Window", "Rounds 1–5"},
+                                     {"Steady state in this window", "yes"}}}});
+  }
+  if (f.name == "iops_interrupted") {
+    e["every_sheet_contains"].push_back("INCOMPLETE RUN — partial results");
+    e["every_sheet_contains"].push_back("Steady state NOT determined — partial (rounds 1–3 reported)");
+    e["every_sheet_contains"].push_back("The run was interrupted during Round 3; results are partial.");
+  }
+  if (f.name == "iops_not_steady_25") {
+    e["sheets"] = {"Convergence", "SS Window 1", "SS Window 2", "SS Window 3", "Table", "2D Plot", "3D Plot", "Raw"};
+    e["every_sheet_contains"].push_back("Steady state NOT achieved (rounds 21–25 reported)");
+    e["every_sheet_contains"].push_back("Rev. PTS 2.0.2 (enterprise)");
+    e["every_sheet_contains"].push_back("0.5 KiB cells omitted: the namespace uses 4096 B logical blocks.");
+    e["every_sheet_absent"] = {"INCOMPLETE", "Steady state achieved"};
+    e["tables"].push_back(matrix(r, "Table", iops_caption, iops_sizes, iops_reads, "iops", false, 1));
+    for (size_t tv = 0; tv < 3; ++tv) e["tables"].push_back(window(r, 0, tv, "SS Window " + std::to_string(tv + 1), 1));
+    e["determinations"].push_back(
+        {{"sheet", "SS Window 1"}, {"values", {{"Steady state in this window", "NO"}, {"Slope excursion criterion", "NOT met"}}}});
+  }
+  if (f.name == "throughput") {
+    e["sheets"] = {"Convergence bs128k", "Convergence bs1024k", "SS Window 1", "SS Window 2", "Table", "Raw"};
+    e["every_sheet_contains"].push_back("TC 1 / QD 32 (total OIO 32)");
+    e["every_sheet_absent"] = {"NOT achieved", "INCOMPLETE"};
+    e["tables"].push_back(matrix(r, "Table", "MB/s (10^6 B/s), mean over each sub-test's Measurement Window",
+                                 {131072, 1048576}, {0, 100}, "mbps", false, 1));
+    e["tables"].push_back(window(r, 1, 0, "SS Window 2", 1));
+    e["determinations"].push_back({{"sheet", "SS Window 2"},
+                                   {"values",
+                                    {{"Average value", 1072.38},
+                                     {"Allowed maximum data excursion (20 % of average)", 214.476},
+                                     {"Measured data excursion (max − min)", 39.48},
+                                     {"Allowed maximum slope excursion (10 % of average)", 107.238},
+                                     {"Measured slope excursion (|slope| × (last − first Round))", 13.464},
+                                     {"Least-squares slope (per Round)", -3.366},
+                                     {"Least-squares intercept", 1082.478},
+                                     {"Least-squares fit", "−3.366·R + 1082.478"}}}});
+  }
+  if (f.name == "latency") {
+    e["sheets"] = {"Convergence", "SS Window 1", "ART", "5 Nines", "MRT", "IOPS", "Raw"};
+    e["every_sheet_contains"].push_back("Steady state achieved (Measurement Window rounds 3–7)");
+    e["every_sheet_contains"].push_back("TC 1 / QD 1 (total OIO 1)");
+    e["every_sheet_absent"] = {"NOT achieved", "INCOMPLETE"};
+    const std::vector<uint32_t> sizes = {512, 4096, 8192}, reads = {0, 65, 100};
+    e["tables"].push_back(matrix(r, "ART", "ART (ms), mean over the Measurement Window", sizes, reads,
+                                 "mean_latency_ns", false, 1e-6));
+    e["tables"].push_back(matrix(r, "5 Nines", "99.999 % response time (ms), mean over the Measurement Window", sizes,
+                                 reads, "p99_999_ns", false, 1e-6));
+    e["tables"].push_back(matrix(r, "MRT", "MRT (ms), maximum over the Measurement Window", sizes, reads,
+                                 "max_latency_ns", true, 1e-6));
+    e["tables"].push_back(matrix(r, "IOPS", "IOPS, mean over the Measurement Window", sizes, reads, "iops", false, 1));
+    e["tables"].push_back(window(r, 0, 0, "SS Window 1", 1e-6));
+  }
+  // Raw sheet: every Round's every cell.
+  size_t cells = 0;
+  json spot = json::array();
+  for (size_t si = 0; si < r.subtests.size(); ++si)
+    for (const auto& round : r.subtests[si].rounds)
+      for (const auto& c : round.cells) {
+        if (cells % 17 == 0 || &c == &round.cells.back())
+          spot.push_back({{"index", cells}, {"Round", round.round}, {"Cell", c.cell_id}, {"IOPS", c.iops},
+                          {"MB/s", c.mbps}, {"ART (ns)", c.latency.mean_ns}});
+        ++cells;
+      }
+  e["raw"] = {{"sheet", "Raw"}, {"rows", cells}, {"spot", spot}};
+  return e;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: report_fixture_tool OUTDIR [--no-render]\n");
+    return 2;
+  }
+  const std::string out = argv[1];
+  const bool render = !(argc > 2 && std::string(argv[2]) == "--no-render");
+  const Fixture fixtures[] = {{"iops_tv6", fx::iops_tv6()},
+                              {"iops_not_steady_25", fx::iops_not_steady_25()},
+                              {"throughput", fx::throughput_two_subtests()},
+                              {"latency", fx::latency_steady()},
+                              {"iops_interrupted", fx::iops_interrupted()}};
+  for (const auto& f : fixtures) {
+    const std::string dir = out + "/" + f.name;
+    std::filesystem::create_directories(dir);
+    auto saved = pts::results::save_run_json(f.record, dir);
+    if (!saved) {
+      std::fprintf(stderr, "%s\n", saved.error().message().c_str());
+      return 1;
+    }
+    json e = expectations(f);
+    e["workbook"] = f.record.plan.test_id + ".xlsx";
+    e["csv"] = {{"path", "csv/" + f.record.plan.test_id + ".csv"}, {"rows", e["raw"]["rows"]}};
+    std::ofstream(dir + "/expected.json") << e.dump(1) << "\n";
+    if (render) {
+      pts::report::ReportOptions o;
+      o.record_json = pts::results::run_record_to_json_text(f.record);
+      o.report_wall_ns = 1795100000000000000ull;
+      auto w = pts::report::write_reports(f.record, dir, o);
+      if (!w) {
+        std::fprintf(stderr, "%s: %s\n", f.name.c_str(), w.error().message().c_str());
+        return 1;
+      }
+    }
+    std::printf("%s\n", dir.c_str());
+  }
+  return 0;
+}
