@@ -51,6 +51,8 @@ TEST(SteadyWindow, TV8JustOverRangeFails) {
 
 TEST(SteadyWindow, TV9SlopeExactlyAtTenPercentPasses) {
   check({950, 975, 1000, 1025, 1050}, 1000, 100, 25, {true, true});
+  // the centred fit is exact on integer data: the number an auditor sees is exactly 100
+  EXPECT_DOUBLE_EQ(assess_window({950, 975, 1000, 1025, 1050}, 1).slope_excursion, 100.0);
 }
 
 TEST(SteadyWindow, TV9JustOverSlopeFails) {
