@@ -2,7 +2,7 @@
 // declarative matrix, durations, preconditioning and the per-edition / per-class settings
 // (write cache, ActiveRange, TC/QD, Tracking Variables). Loading validates everything and
 // reports every problem at once as "file:line: message". May use: core, model
-// (toml++ only inside definition_loader.cpp).
+// (toml++ only in the .cpp files, through the internal toml_reader.h).
 #pragma once
 
 #include <cstdint>
