@@ -1,0 +1,219 @@
+// unit-tests/report/document_test.cpp — the laid-out Document of each fixture: sheets, the
+// header block on every page, status banners, the stored (not recomputed) determination, window
+// means from the Measurement Window's Rounds only, partial records.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "report/fixture_record.h"
+#include "report/record_view.h"
+#include "report/report.h"
+#include "report/test_util.h"
+
+namespace pts::report {
+namespace {
+
+using namespace testing;
+constexpr uint64_t kReportDate = 1795100000000000000ull;
+
+Document render(const model::RunRecord& rec) {
+  ReportOptions o;
+  o.report_wall_ns = kReportDate;
+  o.templates_dir = PTS_SOURCE_DIR "/templates";
+  auto d = render_document(rec, o);
+  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message());
+  return d.ok() ? *d : Document{};
+}
+
+double rel(double a, double b) { return std::fabs(a - b) / std::max(1.0, std::fabs(b)); }
+
+TEST(ReportDocument, IopsSheetsInTemplateOrderWithPageLabels) {
+  const Document d = render(fixture::iops_tv6());
+  std::vector<std::string> names;
+  for (const auto& p : d.pages) names.push_back(p.sheet_name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Convergence", "SS Window 1", "Table", "2D Plot", "3D Plot", "Raw"}));
+  EXPECT_EQ(d.pages[2].header.page_label, "Page 3 of 6");
+  EXPECT_EQ(d.pages[2].header.subtitle, "IOPS – Block Size x RW Mix Matrix");
+  EXPECT_EQ(d.pages[2].header.test_page, "IOPS Report Page");
+}
+
+TEST(ReportDocument, EveryPageCarriesTheWholeHeaderBlock) {
+  const model::RunRecord rec = fixture::iops_tv6();
+  const Document d = render(rec);
+  for (const auto& p : d.pages) {
+    const auto& h = p.header;
+    EXPECT_EQ(h.revision, "Rev. PTS-E 1.1 (enterprise)") << p.sheet_name;
+    EXPECT_EQ(field(h, "Manufacturer"), "Fixture Storage Inc.");
+    EXPECT_EQ(field(h, "Model"), "FX-9000 3.84TB");
+    EXPECT_EQ(field(h, "Serial No."), "FX12345678");
+    EXPECT_EQ(field(h, "Firmware"), "1.2.3A");
+    EXPECT_EQ(field(h, "User capacity"), "3.5 TiB (3840755982336 B)");
+    EXPECT_EQ(field(h, "Interface"), "file");
+    EXPECT_EQ(field(h, "LBA format"), "512 B (LBA format 0)");
+    EXPECT_EQ(field(h, "CPU"), "AMD EPYC 7302P 16-Core Processor × 2");
+    EXPECT_EQ(field(h, "Memory"), "24.0 GiB");
+    EXPECT_EQ(field(h, "OS"), "Debian GNU/Linux 12 (bookworm)");
+    EXPECT_EQ(field(h, "Kernel"), "6.1.0-18-amd64");
+    EXPECT_EQ(field(h, "Test software"), "ptsuite 0.1.0");
+    EXPECT_EQ(field(h, "Git revision"), "0123456789ab");
+    EXPECT_EQ(field(h, "Run start"), "2026-11-18T11:06:40.000Z");
+    EXPECT_EQ(field(h, "Report date"), "2026-11-19T14:53:20.000Z");
+    EXPECT_NE(field(h, "Run end"), "—");
+    EXPECT_EQ(field(h, "Purge method").rfind("file re-created — not a SNIA purge", 0), 0u);
+    EXPECT_NE(field(h, "Purge result").find("completed"), std::string::npos);
+    EXPECT_NE(field(h, "Purge result").find("verified"), std::string::npos);
+    EXPECT_EQ(field(h, "WIPC"), "SEQ 128 KiB W, 2× user capacity: 7.0 TiB of 7.0 TiB written (complete), "
+                                "TC 4 / QD 32 (total OIO 128)");
+    EXPECT_NE(field(h, "WDPC").find("TC 4 / QD 32"), std::string::npos);
+    EXPECT_EQ(field(h, "Write cache"), "disabled (WCD) (required: disabled)");
+    EXPECT_EQ(field(h, "ActiveRange"), "100 %");
+    EXPECT_EQ(field(h, "Data pattern"), "random");
+    EXPECT_EQ(field(h, "TC / QD"), "TC 4 / QD 32 (total OIO 128)");
+    EXPECT_EQ(field(h, "Stimulus"), "RND; R/W mix outer loop 100/0, 95/5, 65/35, 50/50, 35/65, 5/95, 0/100; "
+                                    "block size inner loop 1024 KiB, 128 KiB, 64 KiB, 32 KiB, 16 KiB, 8 KiB, "
+                                    "4 KiB, 0.5 KiB");
+    EXPECT_EQ(field(h, "Rounds"), "5 run (maximum 25)");
+    EXPECT_EQ(field(h, "Measurement Window"), "Rounds 1–5, steady state achieved");
+    EXPECT_EQ(field(h, "Cell duration"), "5 s per cell (spec: 60 s)");
+    ASSERT_EQ(h.deviations.size(), rec.deviations.size());
+    EXPECT_EQ(h.deviations[0], "Cells ran 5 s instead of the 60 s the specification requires. [cell-seconds]");
+    EXPECT_TRUE(has_banner(h, "Steady state achieved (Measurement Window rounds 1–5)"));
+  }
+}
+
+TEST(ReportDocument, Tv6DeterminationShowsThePublishedFigures) {
+  const Document d = render(fixture::iops_tv6());
+  const Page* p = page(d, "SS Window 1");
+  ASSERT_NE(p, nullptr);
+  const Table* det = table(*p, "determination");
+  ASSERT_NE(det, nullptr);
+  auto num = [&](const std::string& label) {
+    const TableCell* c = item(*det, label);
+    EXPECT_NE(c, nullptr) << label;
+    return c ? c->number : NAN;
+  };
+  EXPECT_LT(rel(num("Average value"), 11726.8), 1e-12);
+  EXPECT_LT(rel(num("Allowed maximum data excursion (20 % of average)"), 2345.36), 1e-12);
+  EXPECT_LT(rel(num("Measured data excursion (max − min)"), 300.0), 1e-12);
+  EXPECT_LT(rel(num("Allowed maximum slope excursion (10 % of average)"), 1172.68), 1e-12);
+  EXPECT_LT(rel(num("Measured slope excursion (|slope| × (last − first Round))"), 25.6), 1e-12);
+  EXPECT_LT(rel(num("Least-squares slope (per Round)"), -6.4), 1e-12);
+  EXPECT_LT(rel(num("Least-squares intercept"), 11746.0), 1e-12);
+  EXPECT_EQ(item(*det, "Least-squares fit")->text, "−6.4·R + 11746");
+  // The window plot's table: values, average, ±10 % / ±20 % bands and the fitted line.
+  const Table* w = table(*p, "window");
+  ASSERT_NE(w, nullptr);
+  ASSERT_EQ(w->rows.size(), 5u);
+  EXPECT_DOUBLE_EQ(w->rows[1][1].number, 11823.2);
+  EXPECT_DOUBLE_EQ(w->rows[1][3].number, 1.1 * 11726.8);
+  EXPECT_DOUBLE_EQ(w->rows[1][6].number, 0.8 * 11726.8);
+  EXPECT_NEAR(w->rows[4][7].number, -6.4 * 5 + 11746, 1e-9);
+}
+
+TEST(ReportDocument, MatrixIsTheMeanOverTheWindowRoundsOnly) {
+  model::RunRecord rec = fixture::iops_not_steady_25();
+  // A wild value outside the window (Round 3) must not move the table.
+  for (auto& c : rec.subtests[0].rounds[2].cells)
+    if (c.cell_id == "rw65-bs8192") c.iops = 1e9;
+  const Document d = render(rec);
+  const Table* m = table(*page(d, "Table"), "matrix");
+  ASSERT_NE(m, nullptr);
+  double sum = 0;
+  for (uint32_t r = 21; r <= 25; ++r) sum += fixture::cell_value(rec, 0, r, "rw65-bs8192", "iops");
+  const TableCell* cell = matrix_cell(*m, 8, "65/35");
+  ASSERT_NE(cell, nullptr);
+  EXPECT_LT(rel(cell->number, sum / 5), 1e-12);
+  // 8 rows (0.5 KiB on top … 1024 KiB) × 7 mixes (0/100 left … 100/0).
+  ASSERT_EQ(m->rows.size(), 8u);
+  EXPECT_EQ(m->rows.front()[0].number, 0.5);
+  EXPECT_EQ(m->rows.back()[0].number, 1024);
+  EXPECT_EQ(m->columns[1].header, "0/100");
+  EXPECT_EQ(m->columns[7].header, "100/0");
+  // 0.5 KiB cells were not applicable: empty, with the reason in a note.
+  EXPECT_EQ(matrix_cell(*m, 0.5, "0/100")->type, TableCell::Type::Empty);
+  bool noted = false;
+  for (const auto& n : m->notes) noted |= n.find("below the 4096 B logical block size") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(ReportDocument, NotSteadySaysSoOnEveryPage) {
+  const Document d = render(fixture::iops_not_steady_25());
+  ASSERT_EQ(d.pages.size(), 8u);  // three Tracking Variables → three window pages
+  for (const auto& p : d.pages) {
+    EXPECT_TRUE(has_banner(p.header, "Steady state NOT achieved (rounds 21–25 reported)")) << p.sheet_name;
+    EXPECT_EQ(field(p.header, "Measurement Window"), "steady state not achieved (Rounds 21–25 reported)");
+  }
+  const Table* det = table(*page(d, "SS Window 1"), "determination");
+  EXPECT_EQ(item(*det, "Steady state in this window")->text, "NO");
+  EXPECT_EQ(item(*det, "Measurement Window")->text, "Rounds 21–25");
+}
+
+TEST(ReportDocument, UsesTheStoredVerdictNeverRecomputesIt) {
+  model::RunRecord rec = fixture::iops_tv6();
+  auto& st = rec.subtests[0];
+  // Tamper with the stored determination: the report must print it as stored.
+  st.final_verdict->variables[0].window.average = 12345.6;
+  st.final_verdict->variables[0].window.steady = false;
+  st.steady_state_reached = false;
+  const Document d = render(rec);
+  const Table* det = table(*page(d, "SS Window 1"), "determination");
+  EXPECT_DOUBLE_EQ(item(*det, "Average value")->number, 12345.6);
+  EXPECT_EQ(item(*det, "Steady state in this window")->text, "NO");
+  EXPECT_TRUE(has_banner(d.pages[0].header, "Steady state NOT achieved (rounds 1–5 reported)"));
+}
+
+TEST(ReportDocument, InterruptedRunIsPartialAndMarkedIncomplete) {
+  const model::RunRecord rec = fixture::iops_interrupted();
+  const Document d = render(rec);
+  for (const auto& p : d.pages) {
+    EXPECT_TRUE(has_banner(p.header, "INCOMPLETE RUN — partial results (run interrupted)")) << p.sheet_name;
+    EXPECT_TRUE(has_banner(p.header, "Steady state NOT determined — partial (rounds 1–3 reported)"));
+  }
+  const Page* w = page(d, "SS Window 1");
+  ASSERT_NE(w, nullptr);
+  EXPECT_TRUE(table(*w, "window")->rows.empty());
+  EXPECT_FALSE(table(*w, "window")->notes.empty());
+  // A cell that ran in Rounds 1–3 averages three Rounds; one cut off in Round 3 averages two.
+  const Table* m = table(*page(d, "Table"), "matrix");
+  double three = 0, two = 0;
+  for (uint32_t r = 1; r <= 3; ++r) three += fixture::cell_value(rec, 0, r, "rw100-bs4096", "iops");
+  for (uint32_t r = 1; r <= 2; ++r) two += fixture::cell_value(rec, 0, r, "rw0-bs4096", "iops");
+  EXPECT_LT(rel(matrix_cell(*m, 4, "100/0")->number, three / 3), 1e-12);
+  EXPECT_LT(rel(matrix_cell(*m, 4, "0/100")->number, two / 2), 1e-12);
+}
+
+TEST(ReportDocument, ThroughputRepeatsPerSubtestAndNamesEachPurge) {
+  const Document d = render(fixture::throughput_two_subtests());
+  std::vector<std::string> names;
+  for (const auto& p : d.pages) names.push_back(p.sheet_name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Convergence bs128k", "Convergence bs1024k", "SS Window 1",
+                                             "SS Window 2", "Table", "Raw"}));
+  // A sub-test page shows its own set-up; the run-wide pages list both sub-tests.
+  EXPECT_EQ(field(d.pages[1].header, "WIPC").rfind("SEQ 1024 KiB W", 0), 0u);
+  int purges = 0;
+  for (const auto& s : page(d, "Table")->header.sections)
+    for (const auto& f : s.fields)
+      if (f.label == "Purge method") ++purges;
+  EXPECT_EQ(purges, 2);
+  EXPECT_EQ(page(d, "Convergence bs1024k")->header.subtitle, "TP – Steady State Convergence Plot – TP – SEQ 1024KiB");
+  const Table* m = table(*page(d, "Table"), "matrix");
+  ASSERT_EQ(m->rows.size(), 2u);  // 128 KiB and 1024 KiB
+  EXPECT_EQ(m->columns.size(), 3u);  // key + 0/100 + 100/0
+}
+
+TEST(ReportDocument, LatencyTablesInMillisecondsMrtIsTheWindowMaximum) {
+  const model::RunRecord rec = fixture::latency_steady();
+  const Document d = render(rec);
+  double max_ns = 0, mean_ns = 0;
+  for (uint32_t r = 3; r <= 7; ++r) {
+    max_ns = std::max(max_ns, fixture::cell_value(rec, 0, r, "rw65-bs8192", "max_latency_ns"));
+    mean_ns += fixture::cell_value(rec, 0, r, "rw65-bs8192", "mean_latency_ns") / 5;
+  }
+  EXPECT_LT(rel(matrix_cell(*table(*page(d, "MRT"), "mrt"), 8, "65/35")->number, max_ns / 1e6), 1e-12);
+  EXPECT_LT(rel(matrix_cell(*table(*page(d, "ART"), "art"), 8, "65/35")->number, mean_ns / 1e6), 1e-12);
+  const Table* det = table(*page(d, "SS Window 1"), "determination");
+  EXPECT_LT(item(*det, "Average value")->number, 1.0);  // ms, not ns
+}
+
+}  // namespace
+}  // namespace pts::report
