@@ -4,7 +4,9 @@
 # Checks: `info` agrees with nvme-cli (model, serial, firmware, capacity, LBA size) through
 # the namespace, controller and generic nodes; the guard refuses the mounted namespace and a
 # wrong --confirm serial without writing; an unsupported --purge is bad input; a Format NVM
-# purge succeeds and a pattern written before it is gone; `spec` runs through io_uring.
+# purge succeeds and a pattern written before it is gone; `spec` runs through io_uring; a
+# second namespace (4 KiB LBAs, attached during the test) is identified, makes the controller
+# ambiguous, and is purged without touching the first.
 # Exit status: the number of failed checks.
 NS=${NVME_NS:-/dev/nvme0n1}
 CTRL=${NVME_CTRL:-/dev/nvme0}
@@ -51,7 +53,7 @@ same "nvme_version" "$(jstr /tmp/info.json nvme_version)" "1.4"
 vwc=$(nvme get-feature "$CTRL" -f 6 | sed -n 's/.*Current value: *\(0x[0-9a-f]*\).*/\1/p')
 [ "$((vwc & 1))" -eq 1 ] && want_wc=enabled || want_wc=disabled
 same "write_cache (Get Features 06h)" "$(jstr /tmp/info.json write_cache)" "$want_wc"
-for node in "$CTRL" "$NG"; do
+for node in "$CTRL" "$NG"; do  # the controller has one attached namespace so far
   expect_rc "info --json $node" 0 ptsuite info "$node" --json
   same "serial via $node" "$(jstr /tmp/out serial)" "$SERIAL"
   same "capacity via $node" "$(jstr /tmp/out capacity_bytes)" "$(jstr /tmp/info.json capacity_bytes)"
@@ -114,6 +116,40 @@ iops=$(jstr /tmp/out iops | cut -d. -f1)
 expect_rc "spec randread" 0 ptsuite spec "$NS" --rw randread --bs 4k --oio 16 --seconds 2 --json
 iops=$(jstr /tmp/out iops | cut -d. -f1)
 [ "${iops:-0}" -gt 0 ] && pass "randread iops $iops" || fail "randread iops '$iops'"
+
+echo "== a second namespace with 4 KiB LBAs, attached now"
+NS2=/dev/nvme0n2
+if nvme attach-ns "$CTRL" -n 2 -c "$(cat /sys/class/nvme/nvme0/cntlid)" > /tmp/attach.out 2>&1; then
+  nvme ns-rescan "$CTRL"
+  i=0
+  while [ ! -b $NS2 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+fi
+if [ -b $NS2 ]; then
+  expect_rc "info --json $NS2" 0 ptsuite info $NS2 --json
+  cp /tmp/out /tmp/info2.json
+  lbads2=$(nvme id-ns $NS2 | sed -n 's/^lbaf *[0-9]* : ms:[0-9]* *lbads:\([0-9]*\) .*in use.*/\1/p')
+  same "$NS2 lba_size" "$(jstr /tmp/info2.json lba_size)" "$((1 << lbads2))"
+  same "$NS2 lba_size is 4096" "$(jstr /tmp/info2.json lba_size)" "4096"
+  same "$NS2 capacity_bytes" "$(jstr /tmp/info2.json capacity_bytes)" \
+    "$(($(nvme id-ns $NS2 | sed -n 's/^nsze *: \(.*\)$/\1/p') * (1 << lbads2)))"
+  same "$NS2 namespace_id" "$(jstr /tmp/info2.json namespace_id)" "2"
+  expect_rc "info of the controller with two namespaces" 2 ptsuite info "$CTRL"
+  grep -q "2 namespaces (/dev/nvme0n1, /dev/nvme0n2); name the namespace" /tmp/out &&
+    pass "names both namespaces" || fail "namespaces not named: $(cat /tmp/out)"
+  dd if=/tmp/marker of="$NS" bs=4096 count=1 oflag=direct conv=notrunc 2>/dev/null
+  dd if=/dev/urandom of=$NS2 bs=4096 seek=100 count=1 oflag=direct conv=notrunc 2>/dev/null
+  expect_rc "purge of $NS2 (4 KiB LBAs)" 0 ptsuite purge $NS2 --confirm "$SERIAL" --json
+  grep -q '"passed": true' /tmp/out && pass "$NS2 verification passed" || fail "$NS2 verification"
+  same "$NS2 Format nsid" "$(jstr /tmp/out nsid)" "2"
+  cdw10=$(sed -n '/"cdw": \[/{n;p}' /tmp/out | tr -d ' ,')
+  same "$NS2 Format keeps LBA format 4, SES=1" "$((cdw10 & 0xF))/$(( (cdw10 >> 9) & 7 ))" "4/1"
+  dd if=$NS2 bs=4096 skip=100 count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/zero4k &&
+    pass "$NS2 block written before the purge reads as zeroes" || fail "$NS2 block survived"
+  dd if="$NS" bs=4096 count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/marker &&
+    pass "$NS untouched by the purge of $NS2" || fail "$NS changed by the purge of $NS2"
+else
+  fail "could not attach namespace 2: $(cat /tmp/attach.out)"
+fi
 
 echo "== $fails failed check(s)"
 exit "$fails"

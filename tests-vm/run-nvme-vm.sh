@@ -8,6 +8,9 @@
 # The guest script runs under busybox sh (ash) as root, in /, with PATH holding ptsuite,
 # nvme and the busybox applets, and NVME_CTRL=/dev/nvme0 NVME_NS=/dev/nvme0n1
 # NVME_NG=/dev/ng0n1 PTS_VM_SERIAL=<the controller's serial>. Its stdout is the console.
+# The controller (in an NVM subsystem, so the kernel uses its multipath naming) has namespace
+# 1 (PTS_VM_SIZE, 512 B LBAs) attached and namespace 2 (64 MiB, 4 KiB LBAs) created but
+# detached: `nvme attach-ns /dev/nvme0 -n 2 -c 0` brings it in.
 #
 # Exit status: the guest script's (0..255); 77 when qemu-system-x86_64 is missing (skip);
 # 124 when QEMU ran past PTS_VM_TIMEOUT; 125 when the guest never reported (boot failure);
@@ -154,6 +157,7 @@ chmod 755 "$ROOT/init" "$ROOT/guest.sh"
 (cd "$ROOT" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) > "$RUN/initramfs.cpio"
 rm -rf "$ROOT"
 truncate -s "$SIZE" "$RUN/nvme.img"
+truncate -s 64M "$RUN/nvme-ns2.img"
 log "initramfs $(du -h "$RUN/initramfs.cpio" | cut -f1), kernel $KVER, serial $SERIAL"
 
 # ---- 3. boot ---------------------------------------------------------------------------
@@ -164,8 +168,12 @@ QEMU=(qemu-system-x86_64 -nodefaults -no-user-config -machine q35 -accel tcg,thr
       -smp "$SMP" -m 1G -display none -monitor none -serial stdio -no-reboot
       -kernel "$KROOT/vmlinux" -initrd "$RUN/initramfs.cpio"
       -append "console=ttyS0 quiet panic=-1 mitigations=off"
-      -drive "file=$RUN/nvme.img,if=none,id=nvm,format=raw,discard=unmap"
-      -device "nvme,serial=$SERIAL,drive=nvm")
+      -device "nvme-subsys,id=subsys0,nqn=ptsuite-vm"
+      -device "nvme,id=nvme0,serial=$SERIAL,subsys=subsys0"
+      -drive "file=$RUN/nvme.img,if=none,id=ns1,format=raw,discard=unmap"
+      -device "nvme-ns,bus=nvme0,drive=ns1,nsid=1"
+      -drive "file=$RUN/nvme-ns2.img,if=none,id=ns2,format=raw,discard=unmap"
+      -device "nvme-ns,bus=nvme0,drive=ns2,nsid=2,detached=true,logical_block_size=4096,physical_block_size=4096")
 start=$SECONDS
 set +e
 timeout -k 10 "$TIMEOUT" "${QEMU[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$RUN/console.log"
