@@ -2,9 +2,10 @@
 // spec on a block device or a regular file (created at --size when missing), like fio, and
 // prints the result as text or as the design's JSON. Every input problem is reported at once
 // with exit 2 before anything is created or written. May use: core, model, engine,
-// app/access_options.h, nlohmann json.
+// device (the guard, before writing), app/access_options.h, nlohmann json.
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "app/access_options.h"
 #include "app/commands.h"
 #include "core/units.h"
+#include "device/guard.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 
@@ -174,6 +176,19 @@ int cmd_spec(const Args& args) {
     }
   }
   if (!errors.empty()) return fail(errors, 2);
+
+  // Writing is destructive: the guard refuses a mounted, partitioned, held or swap target.
+  if (spec.read_pct < 100 && target.exists) {
+    core::Status guarded = core::ok_status();
+    if (target.kind == model::TargetKind::BlockDevice) {
+      std::error_code ec;
+      const auto real = std::filesystem::canonical(target.target.path, ec);
+      guarded = device::guard_block_device(ec ? target.target.path : real.filename().string());
+    } else {
+      guarded = device::guard_file(target.target.path);
+    }
+    if (!guarded) return fail(guarded.error().messages, core::exit_code(guarded.error().kind));
+  }
 
   const bool created = !target.exists;
   if (created) {

@@ -71,7 +71,8 @@ core::Result<TargetInfo> inspect_block_device(const std::string& path, bool need
   int fd = open(path.c_str(), (need_write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
-    if (err == EACCES || err == EROFS || err == EPERM) return bad(path, "block device is read-only", err);
+    if (need_write && (err == EACCES || err == EROFS || err == EPERM))
+      return bad(path, std::string("block device is read-only or not writable (") + std::strerror(err) + ")", err);
     return bad(path, std::string("cannot open block device: ") + std::strerror(err), err);
   }
   uint64_t size = 0;
@@ -95,7 +96,8 @@ core::Result<TargetInfo> inspect_regular_file(const std::string& path, const str
   if (fd < 0) {
     const int err = errno;
     if (err == EINVAL) return bad(path, kNoDirectIo, err);
-    if (err == EACCES || err == EROFS || err == EPERM || err == ETXTBSY) return bad(path, "file is read-only", err);
+    if (err == EACCES || err == EROFS || err == EPERM || err == ETXTBSY)
+      return bad(path, std::string("file is read-only (") + std::strerror(err) + ")", err);
     return bad(path, std::string("cannot open: ") + std::strerror(err), err);
   }
   const long align = dio_alignment(fd);

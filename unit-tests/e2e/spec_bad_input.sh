@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # e2e_spec_bad_input: every bad option or target gives one clear message naming it, exit 2,
 # and leaves the target untouched (not created, not modified). A file system without
-# O_DIRECT (ramfs, when we may mount it) is refused rather than run with buffered I/O.
+# O_DIRECT (ramfs, when we may mount it) is refused rather than run with buffered I/O, and
+# writing to a device with a mounted file system is refused by the guard (exit 3).
 # Usage: spec_bad_input.sh PTSUITE
 set -uo pipefail
 PTSUITE=${1:?usage: spec_bad_input.sh PTSUITE}
@@ -53,6 +54,18 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
   if loop=$(losetup --find --show --sector-size 4096 --direct-io=on "$img" 2>/dev/null); then
     expect_bad "--bs 512 on a 4Kn device" "--bs 512: not a multiple of the target's logical block size \(4096" \
       "$loop" --bs 512 --seconds 0.1
+    losetup -d "$loop"
+  fi
+  # The guard: writing to a loop device with a mounted file system is refused (exit 3).
+  img="$work/mounted.img"; truncate -s 64m "$img"
+  if command -v mkfs.ext4 >/dev/null && loop=$(losetup --find --show "$img" 2>/dev/null); then
+    mnt="$work/mnt"; mkdir -p "$mnt"
+    if mkfs.ext4 -q "$loop" && mount "$loop" "$mnt" 2>/dev/null; then
+      "$PTSUITE" spec "$loop" --rw randwrite --seconds 0.2 >/dev/null 2>"$work/err"; rc=$?
+      if [ "$rc" -eq 3 ] && grep -q "mounted" "$work/err"; then echo "ok   guard: $(head -1 "$work/err")"; else
+        echo "FAIL guard on a mounted device: rc=$rc $(cat "$work/err")"; fail=1; fi
+      umount "$mnt"
+    fi
     losetup -d "$loop"
   fi
   # A file system without O_DIRECT: ramfs.
