@@ -3,12 +3,14 @@
 
 Sets up a loop device over a /dev/shm file (`losetup --direct-io=on`), fills it, then for each
 case runs ptsuite, fio with default io_uring options and fio tuned (fixedbufs, registerfiles,
-nonvectored, batched submit/complete) alternately, REPS times each, and prints the median
+nonvectored, batched submit/complete) alternately (rotating which goes first), REPS times each, and prints the median
 IOPS, whole-process CPU per I/O (user + system from getrusage of the child, i.e. what
 /usr/bin/time reports: fio's own usr/sys % count only its job thread), and mean latency, with
 ratios ptsuite/fio. Needs root, losetup, fio. Usage:
     sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 4] [--reps 3] [--size-mib 1024]
-The loop device has 128 tags, so the "QD256" case runs as 2 threads x QD 128.
+The loop device has 128 tags (hw_queue_depth, read-only), so the "QD256" case runs as 2 threads x
+QD 128 (256 outstanding: half wait for a tag inside the kernel) and, for comparison, as
+2 threads x QD 64 (128 outstanding, the most the loop device can hold).
 """
 import argparse
 import json
@@ -24,6 +26,7 @@ CASES = [
     ("4k randread QD1", "randread", "4k", 1, 1),
     ("4k randread QD32", "randread", "4k", 1, 32),
     ("4k randread QD256=2x128", "randread", "4k", 2, 128),
+    ("4k randread QD128=2x64", "randread", "4k", 2, 64),
     ("4k randwrite QD32", "randwrite", "4k", 1, 32),
     ("128k read QD32", "read", "128k", 1, 32),
 ]
@@ -93,10 +96,15 @@ def main():
         print("-" * len(header))
         for name, rw, bs, threads, qd in chosen:
             runs = {"ptsuite": [], "fio": [], "fio-tuned": []}
-            for _ in range(args.reps):
-                runs["ptsuite"].append(run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds))
-                runs["fio"].append(run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=False))
-                runs["fio-tuned"].append(run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=True))
+            tools = {
+                "ptsuite": lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds),
+                "fio": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=False),
+                "fio-tuned": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=True),
+            }
+            order = list(tools)
+            for rep in range(args.reps):  # alternate, rotating which tool goes first
+                for tool in order[rep % 3:] + order[:rep % 3]:
+                    runs[tool].append(tools[tool]())
             med = {tool: {k: statistics.median(r[k] for r in rs) for k in ("iops", "cpu_us_per_io", "lat_us")}
                    for tool, rs in runs.items()}
             p = med["ptsuite"]

@@ -148,6 +148,17 @@ TEST_F(UringEngineTest, PerSecondSeriesCoversWholeSeconds) {
   EXPECT_GT(static_cast<double>(sum), r.read_ios * 2.0 / 2.3);
 }
 
+TEST_F(UringEngineTest, ProgressReportsAboutOncePerSecond) {
+  std::vector<std::pair<double, uint64_t>> calls;
+  auto r = engine_->run(spec_of(100, 4, 2.5), nullptr,
+                        [&](double elapsed, uint64_t ios) { calls.emplace_back(elapsed, ios); });
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_NEAR(calls[0].first, 1.0, 0.25);
+  EXPECT_GT(calls[1].second, calls[0].second);
+  EXPECT_LE(calls[1].second, r->read_ios);
+}
+
 TEST_F(UringEngineTest, AbortEndsTheCellEarly) {
   std::atomic<bool> abort{true};
   auto r = engine_->run(spec_of(100, 4, 30.0), &abort);
