@@ -255,7 +255,7 @@ int cmd_run(const Args& raw_args) {
   if (!sink.ok()) return fail(sink.error());
 
   model::RunRecord header;
-  header.tool_version = std::string("ptsuite ") + PTS_VERSION + " (" + (*eng)->describe() + ")";
+  header.tool_version = std::string(PTS_VERSION) + ", engine " + (*eng)->describe();
   header.git_revision = PTS_GIT_REV;
   header.run_id = fs::path(*out_dir).filename().string();
   header.command_line = join_command(raw_args);
