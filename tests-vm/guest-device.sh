@@ -4,7 +4,8 @@
 # Checks: `info` agrees with nvme-cli (model, serial, firmware, capacity, LBA size) through
 # the namespace, controller and generic nodes; the guard refuses the mounted namespace and a
 # wrong --confirm serial without writing; an unsupported --purge is bad input; a Format NVM
-# purge succeeds and a pattern written before it is gone; `spec` runs through io_uring; a
+# purge succeeds and a pattern written before it is gone; `spec` runs through io_uring; `run`
+# (PTS-E enterprise) turns the volatile write cache off on the controller; a
 # second namespace (4 KiB LBAs, attached during the test) is identified, makes the controller
 # ambiguous, and is purged without touching the first.
 # Exit status: the number of failed checks.
@@ -50,8 +51,9 @@ same "capacity_bytes (nsze x LBA size)" "$(jstr /tmp/info.json capacity_bytes)" 
 same "capacity_bytes (blockdev)" "$(jstr /tmp/info.json capacity_bytes)" "$(blockdev --getsize64 "$NS")"
 same "namespace_id" "$(jstr /tmp/info.json namespace_id)" "$(cat /sys/class/block/nvme0n1/nsid)"
 same "nvme_version" "$(jstr /tmp/info.json nvme_version)" "1.4"
-vwc=$(nvme get-feature "$CTRL" -f 6 | sed -n 's/.*Current value: *\(0x[0-9a-f]*\).*/\1/p')
-[ "$((vwc & 1))" -eq 1 ] && want_wc=enabled || want_wc=disabled
+# Get Features 06h: "Current value:0x00000001" (nvme-cli 2.3 drops the 0x for zero)
+vwc_now() { nvme get-feature "$CTRL" -f 6 | sed -n 's/.*Current value: *\(0x\)\{0,1\}\([0-9a-f]*\).*/\2/p'; }
+[ "$((0x$(vwc_now) & 1))" -eq 1 ] && want_wc=enabled || want_wc=disabled
 same "write_cache (Get Features 06h)" "$(jstr /tmp/info.json write_cache)" "$want_wc"
 for node in "$CTRL" "$NG"; do  # the controller has one attached namespace so far
   expect_rc "info --json $node" 0 ptsuite info "$node" --json
@@ -116,6 +118,16 @@ iops=$(jstr /tmp/out iops | cut -d. -f1)
 expect_rc "spec randread" 0 ptsuite spec "$NS" --rw randread --bs 4k --oio 16 --seconds 2 --json
 iops=$(jstr /tmp/out iops | cut -d. -f1)
 [ "${iops:-0}" -gt 0 ] && pass "randread iops $iops" || fail "randread iops '$iops'"
+
+echo "== run: PTS-E enterprise disables the volatile write cache (Set Features 06h)"
+nvme set-feature "$CTRL" -f 6 -v 1 > /dev/null 2>&1
+expect_rc "run latency (tiny cells)" 0 ptsuite run latency "$NS" --pts pts-e-1.1 --class enterprise \
+  --confirm "$SERIAL" --out /tmp/run --cell-seconds 0.1 --max-rounds 5 --no-report --quiet
+grep -q '"write_cache": "disabled"' /tmp/run/run.json && pass "run.json records the cache disabled" ||
+  fail "run.json write_cache: $(grep -o '"write_cache": "[a-z-]*"' /tmp/run/run.json)"
+same "controller's write cache after the run (Get Features 06h)" "$((0x$(vwc_now) & 1))" "0"
+grep -q '"method": "format-user"' /tmp/run/run.json && pass "run.json holds the format-user purge" ||
+  fail "no format-user purge in run.json"
 
 echo "== a second namespace with 4 KiB LBAs, attached now"
 NS2=/dev/nvme0n2

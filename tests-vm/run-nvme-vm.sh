@@ -8,6 +8,7 @@
 # The guest script runs under busybox sh (ash) as root, in /, with PATH holding ptsuite,
 # nvme and the busybox applets, and NVME_CTRL=/dev/nvme0 NVME_NS=/dev/nvme0n1
 # NVME_NG=/dev/ng0n1 PTS_VM_SERIAL=<the controller's serial>. Its stdout is the console.
+# The project's tests-pts/ is installed at /usr/share/ptsuite/tests-pts for `ptsuite run`.
 # The controller (in an NVM subsystem, so the kernel uses its multipath naming) has namespace
 # 1 (PTS_VM_SIZE, 512 B LBAs) attached and namespace 2 (64 MiB, 4 KiB LBAs) created but
 # detached: `nvme attach-ns /dev/nvme0 -n 2 -c 0` brings it in.
@@ -116,6 +117,12 @@ copy_with_libs() {  # copy_with_libs FILE: the program to /usr/bin (debug info s
 copy_with_libs "$PTSUITE"
 copy_with_libs "$(command -v nvme)"
 cp "$GUEST" "$ROOT/guest.sh"
+# The test definitions, where ptsuite looks for them on an installed system.
+HERE=$(dirname "$(readlink -f "$0")")
+if [[ -d $HERE/../tests-pts ]]; then
+  mkdir -p "$ROOT/usr/share/ptsuite"
+  cp -r "$HERE/../tests-pts" "$ROOT/usr/share/ptsuite/tests-pts"
+fi
 
 MODDIR=lib/modules/$KVER
 mkdir -p "$ROOT/$MODDIR"
