@@ -21,6 +21,17 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+/// An operator seed (--seed) must not repeat the same offset sequence in every Round: each
+/// cell of each Round gets its own seed derived from it (splitmix64), reproducible run to run.
+uint64_t derive_seed(uint64_t base, size_t subtest, uint32_t round, size_t cell) {
+  uint64_t z = base ^ (static_cast<uint64_t>(subtest) << 48) ^ (static_cast<uint64_t>(round) << 20) ^ cell;
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return z ? z : 1;
+}
+
 bool purge_wanted(const model::TestPlan& plan, const model::SubTestPlan& sub) {
   if (!sub.purge) return false;
   return plan.purge_auto || plan.purge_method != model::PurgeMethod::None;
@@ -246,7 +257,9 @@ core::Result<StepOutcome> SteadyRoundsProcedure::run_subtest(RunContext& ctx, si
       pos.label = cell.label;
       pos.cell_seconds = cell.spec.seconds;
       if (auto* obs = ctx.env().observer) obs->cell_started(pos);
-      auto run = ctx.run_engine(cell.spec, /*abort_on_stop=*/false, pos);
+      model::AccessSpec spec = cell.spec;
+      if (spec.seed != 0) spec.seed = derive_seed(spec.seed, i, r, cells[k]);
+      auto run = ctx.run_engine(spec, /*abort_on_stop=*/false, pos);
       if (!run.ok()) return run.take_error();
       if (run->stopped_early) return StepOutcome::Interrupted;  // a cut cell is not recorded; resume re-runs it
       run->result.cell_id = cell.id;

@@ -254,6 +254,24 @@ TEST(StateMachine, AnExplicitPurgeMethodIsPassedToTheDevice) {
   EXPECT_FALSE(res.record.subtests[0].purge->chosen_automatically);
 }
 
+TEST(StateMachine, AnOperatorSeedGivesEveryCellOfEveryRoundItsOwnSeed) {
+  auto plan = make_plan(1, 5);
+  for (auto& c : plan.subtests[0].cells) c.spec.seed = 42;
+  std::vector<uint64_t> seeds[2];
+  for (int run = 0; run < 2; ++run) {
+    Rig rig(never_steady);
+    ASSERT_FALSE(rig.start(temp_run_dir("seed"), plan).error);
+    for (const auto& call : rig.engine->calls)
+      if (call.bytes_limit == 0) seeds[run].push_back(call.seed);
+  }
+  ASSERT_EQ(seeds[0].size(), 15u);
+  EXPECT_EQ(seeds[0], seeds[1]);  // reproducible
+  std::vector<uint64_t> sorted = seeds[0];
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end());  // never repeated
+  EXPECT_EQ(std::count(sorted.begin(), sorted.end(), 42u), 0);
+}
+
 TEST(Procedures, RegistryRunsTheThreeSteadyStateTests) {
   for (const char* id : {"iops", "throughput", "latency"}) {
     const auto* p = runner::find_procedure(id);
