@@ -2,7 +2,8 @@
 #  report_golden_render   writes the fixed RunRecords (unit-tests/report/fixture_record.cpp) as
 #                         run dirs, renders them, writes expected.json
 #  report_golden_<name>   reads each workbook back with openpyxl and compares every number
-#  report_cli_*           `ptsuite report` on an interrupted run, and its bad-input paths
+#  report_cli             `ptsuite report` on an interrupted run record, and its bad-input paths
+#  report_interrupted_run a real `ptsuite run` stopped by SIGINT, then `ptsuite report` on it
 #  report_libreoffice_pdf LibreOffice headless converts two workbooks to PDF; the window page
 #                         is rasterised with pdftoppm for a look by eye
 set(pts_report_tests ${CMAKE_CURRENT_LIST_DIR}/../report)
@@ -30,7 +31,18 @@ add_test(NAME report_cli COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_cli.sh $<TARGE
          $<TARGET_FILE:report_fixture_tool> ${pts_report_tests}/check_workbook.py ${PROJECT_BINARY_DIR}/report-cli)
 set_tests_properties(report_cli PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 
+add_test(NAME report_interrupted_run COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_interrupted_run.sh
+         $<TARGET_FILE:ptsuite> ${PROJECT_BINARY_DIR}/report-interrupted)
+set_tests_properties(report_interrupted_run PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
 add_test(NAME report_libreoffice_pdf COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_libreoffice.sh ${pts_golden_dir}
          ${PROJECT_BINARY_DIR}/report-pdf)
 set_tests_properties(report_libreoffice_pdf PROPERTIES FIXTURES_REQUIRED report_golden SKIP_RETURN_CODE 77
                      TIMEOUT 400 RUN_SERIAL TRUE)
+
+# Render benchmark (bench/, not a test): `report_render_bench [RUNS] [OUTDIR]`.
+add_executable(report_render_bench ${PROJECT_SOURCE_DIR}/bench/report_render_bench.cpp
+                                   ${pts_report_tests}/fixture_record.cpp)
+target_include_directories(report_render_bench PRIVATE ${PROJECT_SOURCE_DIR}/unit-tests)
+target_link_libraries(report_render_bench PRIVATE pts::report pts::results)
+set_target_properties(report_render_bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)

@@ -22,11 +22,12 @@ for f in iops_tv6 latency; do
   grep -q "Steady State Determination" "$OUT/$f.txt" || fail "$f.pdf lacks the determination table"
 done
 grep -q "11,726.8" "$OUT/iops_tv6.txt" || fail "iops_tv6.pdf does not show the window average 11,726.8"
-# The page of the IOPS window sheet: the first page whose text has the window sub-title.
+# The page of the IOPS window plot: the first page with the plot's legend ("Least-squares fit";
+# the header-only first page of the sheet has the sub-title but no legend).
 pages=$(pdfinfo "$OUT/iops_tv6.pdf" | awk '/^Pages:/ {print $2}')
 page=""
 for ((p = 1; p <= pages; p++)); do
-  if pdftotext -f "$p" -l "$p" "$OUT/iops_tv6.pdf" - | grep -q "Steady State Measurement Window"; then page=$p; break; fi
+  if pdftotext -f "$p" -l "$p" "$OUT/iops_tv6.pdf" - | grep -q "Least-squares fit"; then page=$p; break; fi
 done
 [ -n "$page" ] || fail "no page with the Measurement Window"
 pdftoppm -f "$page" -l "$page" -r 70 -png -singlefile "$OUT/iops_tv6.pdf" "$OUT/iops-window-page" ||

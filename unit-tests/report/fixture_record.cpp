@@ -285,14 +285,14 @@ model::RunRecord iops_tv6() {
   return rec;
 }
 
-model::RunRecord iops_not_steady_25() {
+model::RunRecord iops_not_steady_25(bool four_kn) {
   model::RunRecord rec = base_record("iops", "IOPS", "pts-2.0.2");
   rec.plan.threads = 4;
   rec.plan.queue_depth = 32;
   rec.plan.subtests.push_back(iops_subtest(rec.plan, true));
-  rec.device.lba_size = 4096;  // 4Kn: the 0.5 KiB cells cannot run
+  if (four_kn) rec.device.lba_size = 4096;  // 4Kn: the 0.5 KiB cells cannot run
   for (auto& c : rec.plan.subtests[0].cells)
-    if (c.spec.block_bytes == 512) {
+    if (four_kn && c.spec.block_bytes == 512) {
       c.applicable = false;
       c.not_applicable_reason = "0.5 KiB is below the 4096 B logical block size";
     }
@@ -305,7 +305,8 @@ model::RunRecord iops_not_steady_25() {
                },
                true, clock);
   rec.ended_wall_ns = clock;
-  rec.deviations.push_back({"bs-512-omitted", "0.5 KiB cells omitted: the namespace uses 4096 B logical blocks."});
+  if (four_kn)
+    rec.deviations.push_back({"bs-512-omitted", "0.5 KiB cells omitted: the namespace uses 4096 B logical blocks."});
   rec.deviations.push_back({"max-rounds", "Steady state was not reached within 25 Rounds; the last five are reported."});
   return rec;
 }

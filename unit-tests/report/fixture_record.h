@@ -15,8 +15,9 @@ namespace pts::report::fixture {
 model::RunRecord iops_tv6();
 
 /// PTS 2.0.2 IOPS, three Tracking Variables, 25 Rounds, steady state NOT achieved
-/// (rounds 21–25 reported): the full-size record and the not-steady variant.
-model::RunRecord iops_not_steady_25();
+/// (rounds 21–25 reported): the full-size record and the not-steady variant. `four_kn`: the
+/// namespace has 4096 B blocks, so the 0.5 KiB cells are not applicable (49 cells, not 56).
+model::RunRecord iops_not_steady_25(bool four_kn = true);
 
 /// PTS-E 1.1 Throughput: sub-tests SEQ 128 KiB (steady at Round 6) and SEQ 1024 KiB (steady at
 /// Round 5; its window is TV-6's published TP SEQ 1024 KiB W window).
