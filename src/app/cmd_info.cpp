@@ -24,8 +24,9 @@ constexpr const char* kUsage =
     "decide purge and write cache, the purge methods available, the write cache state and a\n"
     "health summary. TARGET: /dev/nvmeXnY, its controller /dev/nvmeX or generic node /dev/ngXnY,\n"
     "another block device, or a regular file.\n"
-    "Serials of non-NVMe targets: block device = sysfs serial or wwid; loop device =\n"
-    "LOOP-<st_dev>:<inode> of its backing file; file = FILE-<st_dev>:<inode>.\n";
+    "Serials of non-NVMe targets: block device = sysfs serial, SCSI serial VPD page or wwid\n"
+    "(else BLOCK-<major>:<minor>); loop device = LOOP-<st_dev>:<inode> of its backing file;\n"
+    "regular file = FILE-<st_dev>:<inode> (a purge keeps the inode, so the serial stays).\n";
 
 const char* kind_text(model::TargetKind k) {
   switch (k) {

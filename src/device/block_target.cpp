@@ -65,6 +65,10 @@ class BlockTarget final : public TargetBase {
     id.model = sysfs::read_line(dev + "model").value_or(target_.block_name);
     id.firmware = sysfs::read_line(dev + "rev").value_or(sysfs::read_line(dev + "firmware_rev").value_or(""));
     id.serial = sysfs::read_line(dev + "serial").value_or("");
+    if (id.serial.empty()) {  // SCSI/SATA: Unit Serial Number VPD page (4-byte header)
+      auto vpd = sysfs::read_text(dev + "vpd_pg80").value_or("");
+      if (vpd.size() > 4) id.serial = sysfs::trim(vpd.substr(4));
+    }
     if (id.serial.empty()) id.serial = sysfs::read_line(dev + "wwid").value_or("");
     if (id.serial.empty()) id.serial = sysfs::read_line(sys_ + "/wwid").value_or("");
     if (id.serial.empty())

@@ -48,7 +48,7 @@ class TargetDevice {
 /// Unknown or unsuitable targets fail with BadInput. `block_access` does the O_DIRECT reads
 /// and writes of purge verification; without it purge() with verify fails (unverifiable).
 /// Serial numbers: NVMe = Identify Controller SN; block device = sysfs device/serial, else
-/// wwid; loop device = "LOOP-<st_dev>:<inode>" of its backing file; regular file =
+/// the SCSI serial VPD page, else wwid (else "BLOCK-<major>:<minor>"); loop device = "LOOP-<st_dev>:<inode>" of its backing file; regular file =
 /// "FILE-<st_dev>:<inode>" (stable while the file exists; purge keeps the inode).
 core::Result<std::unique_ptr<TargetDevice>> open_target(
     const std::string& path, std::shared_ptr<BlockAccessFactory> block_access = nullptr);
