@@ -75,6 +75,7 @@ core::Result<IdNs> decode_id_ns(const std::vector<uint8_t>& d) {
   n.nsze = le(d, 0, 8);
   n.ncap = le(d, 8, 8);
   n.nuse = le(d, 16, 8);
+  n.nsfeat = d[24];
   n.nlbaf = d[25];
   n.flbas = d[26];
   n.dps = d[29];

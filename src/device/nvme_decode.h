@@ -47,15 +47,17 @@ struct LbaFormat {
 
 struct IdNs {
   uint64_t nsze = 0, ncap = 0, nuse = 0;
+  uint8_t nsfeat = 0;
   uint8_t nlbaf = 0;   ///< zero-based count of LBA formats
   uint8_t flbas = 0;
   uint8_t dps = 0;
   uint8_t dlfeat = 0;
-  uint16_t npwg = 0;   ///< preferred write granularity (0-based, in LBAs); 0 when not reported
+  uint16_t npwg = 0;   ///< preferred write granularity (0-based, in LBAs), valid with NSFEAT bit 4
   std::vector<LbaFormat> lbaf;
 
   /// Index of the LBA format in use (FLBAS bits 3:0 and 6:5).
   uint8_t current_lbaf() const { return (flbas & 0xF) | ((flbas >> 5) & 0x3) << 4; }
+  bool optperf() const { return nsfeat & (1u << 4); }  ///< NPWG and friends are valid
   bool metadata_at_end() const { return flbas & (1u << 4); }
   uint32_t lba_bytes() const;  ///< data size of the current format
   uint16_t metadata_bytes() const;

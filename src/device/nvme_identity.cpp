@@ -37,7 +37,7 @@ model::DeviceIdentity nvme_identity(const nvme::IdCtrl& c, const nvme::IdNs& ns,
   id.capacity_bytes = ns.nsze * id.lba_size;
   id.lba_metadata_bytes = ns.metadata_bytes();
   id.lba_format_index = ns.current_lbaf();
-  if (ns.npwg) id.physical_block_bytes = (uint32_t(ns.npwg) + 1) * id.lba_size;
+  if (ns.optperf()) id.physical_block_bytes = (uint32_t(ns.npwg) + 1) * id.lba_size;
   auto& cap = id.capabilities;
   cap.format_nvm = c.oacs_format();
   cap.namespace_management = c.oacs_ns_mgmt();

@@ -4,6 +4,7 @@
 // May use: core, model, device.
 #include <time.h>
 
+#include <cerrno>
 #include <cstring>
 #include <regex>
 

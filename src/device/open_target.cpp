@@ -18,7 +18,7 @@ core::Result<std::unique_ptr<TargetDevice>> open_target(const std::string& path,
     case model::TargetKind::NvmeNamespace: break;
   }
   if (t.nsid == 0) {
-    auto nsid = namespace_id_of(t.admin_path == t.path && t.io_path != t.path ? t.io_path : t.admin_path);
+    auto nsid = namespace_id_of(t.io_path);  // the namespace's block node (NVME_IOCTL_ID)
     if (!nsid.ok()) return nsid.error();
     t.nsid = *nsid;
   }

@@ -40,7 +40,7 @@ core::Status TargetBase::guard_partition_table() {
                                                    table + ") on disk; nothing was written");
 }
 
-core::Status TargetBase::finish(model::PurgeRecord& rec, const PurgeRequest& req, core::Error err) {
+core::Status TargetBase::fail_unless_accepted(model::PurgeRecord& rec, const PurgeRequest& req, core::Error err) {
   if (req.accept_failure) {
     rec.accepted_by_operator = true;
     return core::ok_status();
@@ -99,7 +99,7 @@ core::Result<model::PurgeRecord> TargetBase::purge(const PurgeRequest& req) {
                                                  id->path + " failed: " + rec.status_text,
                     rec.sys_errno);
     if (rec.status_sct && rec.status_sc) err.nvme = core::NvmeStatus{*rec.status_sct, *rec.status_sc, false};
-    if (auto s = finish(rec, req, err); !s.ok()) return s.error();
+    if (auto s = fail_unless_accepted(rec, req, err); !s.ok()) return s.error();
     return rec;
   }
 
@@ -111,7 +111,7 @@ core::Result<model::PurgeRecord> TargetBase::purge(const PurgeRequest& req) {
   if (!rec.verification.passed) {
     core::Error err(core::ErrorKind::Device, "purge " + purge_method_name(rec.method) + " of " + id->path +
                                                  " not verified: " + rec.verification.detail);
-    if (auto s = finish(rec, req, err); !s.ok()) return s.error();
+    if (auto s = fail_unless_accepted(rec, req, err); !s.ok()) return s.error();
   }
   return rec;
 }

@@ -40,7 +40,8 @@ class TargetBase : public TargetDevice {
   core::Status guard_partition_table();
 
  private:
-  core::Status finish(model::PurgeRecord& rec, const PurgeRequest& req, core::Error err);
+  /// A failed or unverified purge: `err`, or ok when the operator accepted it (recorded).
+  core::Status fail_unless_accepted(model::PurgeRecord& rec, const PurgeRequest& req, core::Error err);
 
   std::string io_path_;
   std::shared_ptr<BlockAccessFactory> block_access_;

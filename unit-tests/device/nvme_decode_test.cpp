@@ -71,6 +71,7 @@ TEST(NvmeDecode, IdentityInPlainWords) {
   EXPECT_EQ(id.firmware, "7.2.22");
   EXPECT_EQ(id.capacity_bytes, 268435456u);
   EXPECT_EQ(id.lba_size, 512u);
+  EXPECT_EQ(id.physical_block_bytes, 512u);  // NSFEAT bit 4 set, NPWG 0 = one LBA
   EXPECT_EQ(id.namespace_id, 1u);
   EXPECT_EQ(id.nvme_version, "1.4");
   EXPECT_EQ(id.interface, "PCIe NVMe 1.4");
