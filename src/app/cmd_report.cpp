@@ -85,7 +85,7 @@ int cmd_report(const Args& args) {
   for (const auto& path : *written) std::printf("wrote %s\n", path.c_str());
   std::vector<size_t> all;
   for (size_t i = 0; i < record->plan.subtests.size(); ++i) all.push_back(i);
-  for (const auto& line : report::status_banners(*record, all)) std::printf("%s\n", line.c_str());
+  for (const auto& line : report::status_banners(*record, all)) std::printf("%s\n", line.text.c_str());
   return 0;
 }
 

@@ -51,6 +51,13 @@ struct HeaderField {
   std::string value;
 };
 
+/// A status line under the title: `alert` ones (incomplete run, steady state not achieved)
+/// are drawn in red on yellow, the others in green.
+struct Banner {
+  std::string text;
+  bool alert = false;
+};
+
 struct HeaderSection {
   std::string title;  ///< "Device Under Test", "Test Platform", ...
   std::vector<HeaderField> fields;
@@ -63,7 +70,7 @@ struct PageHeader {
   std::string test_page;     ///< "IOPS Report Page"
   std::string subtitle;      ///< "IOPS – Block Size x RW Mix Matrix"
   std::string page_label;    ///< "Page 3 of 9"
-  std::vector<std::string> banners;   ///< INCOMPLETE RUN, steady state NOT achieved, ...
+  std::vector<Banner> banners;        ///< INCOMPLETE RUN, steady state NOT achieved, ...
   std::vector<HeaderSection> sections;
   std::vector<std::string> deviations;  ///< every deviation in plain words
 };

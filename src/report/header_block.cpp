@@ -82,12 +82,12 @@ std::string stimulus(const model::SubTestPlan& p) {
 
 }  // namespace
 
-std::vector<std::string> status_banners(const model::RunRecord& record, const std::vector<size_t>& subtests) {
-  std::vector<std::string> out;
+std::vector<Banner> status_banners(const model::RunRecord& record, const std::vector<size_t>& subtests) {
+  std::vector<Banner> out;
   if (record.state != model::RunState::Complete) {
     std::string b = "INCOMPLETE RUN — partial results (run " + run_state_label(record.state) + ")";
     if (!record.failure.empty()) b += ": " + record.failure;
-    out.push_back(b);
+    out.push_back({b, true});
   }
   const bool many = subtests.size() > 1;
   for (size_t si : subtests) {
@@ -95,17 +95,17 @@ std::vector<std::string> status_banners(const model::RunRecord& record, const st
     const std::string prefix = many ? subtest_name(p) + ": " : "";
     const auto* st = record_for(record, p);
     if (!st || st->rounds.empty()) {
-      out.push_back(prefix + "not run — no Round recorded");
+      out.push_back({prefix + "not run — no Round recorded", true});
       continue;
     }
     const ReportedRounds rr = reported_rounds(record.plan, *st);
     const std::string window = std::to_string(rr.first) + "\u2013" + std::to_string(rr.last);
     if (st->steady_state_reached)
-      out.push_back(prefix + "Steady state achieved (Measurement Window rounds " + window + ")");
+      out.push_back({prefix + "Steady state achieved (Measurement Window rounds " + window + ")", false});
     else if (rr.from_record)
-      out.push_back(prefix + "Steady state NOT achieved (rounds " + window + " reported)");
+      out.push_back({prefix + "Steady state NOT achieved (rounds " + window + " reported)", true});
     else
-      out.push_back(prefix + "Steady state NOT determined — partial (rounds " + window + " reported)");
+      out.push_back({prefix + "Steady state NOT determined — partial (rounds " + window + " reported)", true});
   }
   return out;
 }

@@ -18,7 +18,7 @@ PageHeader build_header(const model::RunRecord& record, const std::string& test_
                         uint64_t report_wall_ns);
 
 /// The status lines of the run/sub-tests in scope: "INCOMPLETE RUN — partial results",
-/// "Steady state NOT achieved (rounds 21–25 reported)", "Steady state achieved: …".
-std::vector<std::string> status_banners(const model::RunRecord& record, const std::vector<size_t>& subtests);
+/// "Steady state NOT achieved (rounds 21–25 reported)", "Steady state achieved (…)".
+std::vector<Banner> status_banners(const model::RunRecord& record, const std::vector<size_t>& subtests);
 
 }  // namespace pts::report

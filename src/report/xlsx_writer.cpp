@@ -173,11 +173,7 @@ class Writer {
     merged(ws, r, 0, 6, h.test_page + " — " + h.subtitle, subtitle_);
     merged(ws, r, 7, 7, h.page_label, right_);
     ++r;
-    for (const auto& b : h.banners) {
-      const bool good = b.find("NOT") == std::string::npos && b.find("INCOMPLETE") == std::string::npos &&
-                        b.find("not run") == std::string::npos;
-      merged(ws, r++, 0, kHeaderCols - 1, b, good ? good_banner_ : bad_banner_);
-    }
+    for (const auto& b : h.banners) merged(ws, r++, 0, kHeaderCols - 1, b.text, b.alert ? bad_banner_ : good_banner_);
     worksheet_freeze_panes(ws, r, 0);
     worksheet_repeat_rows(ws, 0, r - 1);
     title_rows_ = r;

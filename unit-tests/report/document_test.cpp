@@ -78,6 +78,8 @@ TEST(ReportDocument, EveryPageCarriesTheWholeHeaderBlock) {
     ASSERT_EQ(h.deviations.size(), rec.deviations.size());
     EXPECT_EQ(h.deviations[0], "Cells ran 5 s instead of the 60 s the specification requires. [cell-seconds]");
     EXPECT_TRUE(has_banner(h, "Steady state achieved (Measurement Window rounds 1–5)"));
+    ASSERT_EQ(h.banners.size(), 1u);
+    EXPECT_FALSE(h.banners[0].alert);
   }
 }
 
@@ -141,6 +143,8 @@ TEST(ReportDocument, NotSteadySaysSoOnEveryPage) {
   ASSERT_EQ(d.pages.size(), 8u);  // three Tracking Variables → three window pages
   for (const auto& p : d.pages) {
     EXPECT_TRUE(has_banner(p.header, "Steady state NOT achieved (rounds 21–25 reported)")) << p.sheet_name;
+    ASSERT_EQ(p.header.banners.size(), 1u);
+    EXPECT_TRUE(p.header.banners[0].alert);  // drawn as a warning
     EXPECT_EQ(field(p.header, "Measurement Window"), "steady state not achieved (Rounds 21–25 reported)");
   }
   const Table* det = table(*page(d, "SS Window 1"), "determination");

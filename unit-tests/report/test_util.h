@@ -32,7 +32,7 @@ inline std::string field(const PageHeader& h, const std::string& label) {
 
 inline bool has_banner(const PageHeader& h, const std::string& text) {
   for (const auto& b : h.banners)
-    if (b.find(text) != std::string::npos) return true;
+    if (b.text.find(text) != std::string::npos) return true;
   return false;
 }
 
