@@ -151,7 +151,7 @@ std::string write_cache_label(model::WriteCacheState state) {
 
 std::string run_state_label(model::RunState state) {
   switch (state) {
-    case model::RunState::Running: return "running (record written mid-run)";
+    case model::RunState::Running: return "not finished (record written mid-run)";
     case model::RunState::Complete: return "complete";
     case model::RunState::Interrupted: return "interrupted";
     case model::RunState::Failed: return "failed";

@@ -199,7 +199,7 @@ TEST(ReportDocument, ThroughputRepeatsPerSubtestAndNamesEachPurge) {
     for (const auto& f : s.fields)
       if (f.label == "Purge method") ++purges;
   EXPECT_EQ(purges, 2);
-  EXPECT_EQ(page(d, "Convergence bs1024k")->header.subtitle, "TP – Steady State Convergence Plot – TP – SEQ 1024KiB");
+  EXPECT_EQ(page(d, "Convergence bs1024k")->header.subtitle, "TP – SEQ 1024KiB – Steady State Convergence Plot");
   const Table* m = table(*page(d, "Table"), "matrix");
   ASSERT_EQ(m->rows.size(), 2u);  // 128 KiB and 1024 KiB
   EXPECT_EQ(m->columns.size(), 3u);  // key + 0/100 + 100/0
