@@ -128,15 +128,15 @@ void UringWorker::thread_main() {
     {
       std::lock_guard<std::mutex> lock(control->mutex);
       ++control->ready;
+      control->changed.notify_all();
     }
-    control->changed.notify_all();
     control->go.wait(go_seen);
     if (ok && !control->cancelled.load()) run_cell(plan, *control);
-    {
+    {  // notify under the lock: the runner may destroy `control` as soon as it sees done
       std::lock_guard<std::mutex> lock(control->mutex);
       ++control->done;
+      control->changed.notify_all();
     }
-    control->changed.notify_all();
   }
 }
 
@@ -155,6 +155,8 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
       const char* name;
     };
     const Attempt attempts[] = {
+        {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN,
+         "SINGLE_ISSUER|DEFER_TASKRUN|COOP_TASKRUN"},
         {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, "SINGLE_ISSUER|DEFER_TASKRUN"},
         {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN, "SINGLE_ISSUER|COOP_TASKRUN"},
         {IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN"},
