@@ -7,7 +7,7 @@ nonvectored, batched submit/complete) alternately (rotating which goes first), R
 IOPS, whole-process CPU per I/O (user + system from getrusage of the child, i.e. what
 /usr/bin/time reports: fio's own usr/sys % count only its job thread), and mean latency, with
 ratios ptsuite/fio. Needs root, losetup, fio. Usage:
-    sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 4] [--reps 3] [--size-mib 1024]
+    sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 4] [--reps 5] [--size-mib 1024] [--cases 1,3]
 The loop device has 128 tags (hw_queue_depth, read-only), so the "QD256" case runs as 2 threads x
 QD 128 (256 outstanding: half wait for a tag inside the kernel) and, for comparison, as
 2 threads x QD 64 (128 outstanding, the most the loop device can hold).
@@ -73,7 +73,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("ptsuite")
     ap.add_argument("--seconds", type=float, default=4)
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--size-mib", type=int, default=1024)
     ap.add_argument("--cases", default="", help="comma-separated case numbers (1-based); default all")
     args = ap.parse_args()
@@ -90,7 +90,7 @@ def main():
         print(f"target {loop} (loop, direct-io=on) over {backing}, {args.size_mib} MiB; "
               f"{args.reps} alternating runs of {args.seconds:g} s per tool; cpu = child user+sys / I/Os")
         chosen = [CASES[int(i) - 1] for i in args.cases.split(",")] if args.cases else CASES
-        header = (f"{'case':26} {'tool':10} {'IOPS':>9} {'cpu us/IO':>9} {'lat us':>8}"
+        header = (f"{'case':26} {'tool':10} {'IOPS':>9} {'(min..max)':>17} {'cpu us/IO':>9} {'lat us':>8}"
                   f" | {'IOPS ratio':>10} {'cpu ratio':>9} {'lat ratio':>9}")
         print(header)
         print("-" * len(header))
@@ -114,7 +114,9 @@ def main():
                 if tool != "ptsuite":
                     ratios = (f"{p['iops'] / m['iops']:10.3f} {p['cpu_us_per_io'] / m['cpu_us_per_io']:9.3f}"
                               f" {p['lat_us'] / m['lat_us']:9.3f}")
-                print(f"{name:26} {tool:10} {m['iops']:9.0f} {m['cpu_us_per_io']:9.2f} {m['lat_us']:8.1f} | {ratios}")
+                spread = f"({min(r['iops'] for r in runs[tool]):.0f}..{max(r['iops'] for r in runs[tool]):.0f})"
+                print(f"{name:26} {tool:10} {m['iops']:9.0f} {spread:>17} {m['cpu_us_per_io']:9.2f} {m['lat_us']:8.1f}"
+                      f" | {ratios}")
             sys.stdout.flush()
         print("ratios are ptsuite / that tool: IOPS want >= 1, cpu per I/O and latency want <= 1")
     finally:
