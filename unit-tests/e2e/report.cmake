@@ -4,6 +4,7 @@
 #  report_golden_<name>   reads each workbook back with openpyxl and compares every number
 #  report_cli             `ptsuite report` on an interrupted run record, and its bad-input paths
 #  report_interrupted_run a real `ptsuite run` stopped by SIGINT, then `ptsuite report` on it
+#  report_real_run        a real Latency run: workbook tables = the window results pts/ stored
 #  report_libreoffice_pdf LibreOffice headless converts two workbooks to PDF; the window page
 #                         is rasterised with pdftoppm for a look by eye
 set(pts_report_tests ${CMAKE_CURRENT_LIST_DIR}/../report)
@@ -34,6 +35,10 @@ set_tests_properties(report_cli PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 add_test(NAME report_interrupted_run COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_interrupted_run.sh
          $<TARGET_FILE:ptsuite> ${PROJECT_BINARY_DIR}/report-interrupted)
 set_tests_properties(report_interrupted_run PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+add_test(NAME report_real_run COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_real_run.sh
+         $<TARGET_FILE:ptsuite> ${PROJECT_BINARY_DIR}/report-real-run)
+set_tests_properties(report_real_run PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 
 add_test(NAME report_libreoffice_pdf COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_libreoffice.sh ${pts_golden_dir}
          ${PROJECT_BINARY_DIR}/report-pdf)
