@@ -114,7 +114,7 @@ int cmd_info(const Args& args) {
   if (positional.size() > 1) errors.push_back("one TARGET expected, got " + std::to_string(positional.size()));
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite info: %s\n", e.c_str());
-    std::fprintf(stderr, "%s", kUsage);
+    std::fprintf(stderr, "(ptsuite info --help for usage)\n");
     return 2;
   }
   auto fail = [](const core::Error& e) {

@@ -91,7 +91,7 @@ int cmd_purge(const Args& args) {
   if (positional.size() > 1) errors.push_back("one TARGET expected, got " + std::to_string(positional.size()));
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite purge: %s\n", e.c_str());
-    std::fprintf(stderr, "%s", kUsage);
+    std::fprintf(stderr, "(ptsuite purge --help for usage)\n");
     return 2;
   }
   auto fail = [](const core::Error& e) {
