@@ -2,8 +2,8 @@
 # guest-device.sh — run by tests-vm/run-nvme-vm.sh inside the QEMU guest (busybox ash, root):
 # ptsuite's device layer against a real Linux NVMe driver and QEMU's emulated controller.
 # Checks: `info` agrees with nvme-cli (model, serial, firmware, capacity, LBA size) through
-# the namespace, controller and generic nodes; the guard refuses the mounted namespace and a
-# wrong --confirm serial without writing; an unsupported --purge is bad input; a Format NVM
+# the namespace, controller and generic nodes; the guard refuses the mounted namespace, one
+# held by device-mapper and a wrong --confirm serial without writing; an unsupported --purge is bad input; a Format NVM
 # purge succeeds and a pattern written before it is gone; `spec` runs through io_uring; `run`
 # (PTS-E enterprise) turns the volatile write cache off on the controller; a
 # second namespace (4 KiB LBAs, attached during the test) is identified, makes the controller
@@ -82,6 +82,15 @@ if mke2fs -q "$NS" > /tmp/mkfs.out 2>&1 && mkdir -p /mnt/t && mount -t ext4 "$NS
   umount /mnt/t
 else
   fail "could not mount an ext2 file system on $NS: $(cat /tmp/mkfs.out /tmp/mount.out)"
+fi
+
+echo "== the guard refuses the namespace while device-mapper holds it"
+if echo "0 $(blockdev --getsz "$NS") linear $NS 0" | dmsetup create ptsuite-held --noudevsync > /tmp/dm.out 2>&1; then
+  expect_rc "purge of the namespace under dm-0" 3 ptsuite purge "$NS" --confirm "$SERIAL"
+  grep -q "it is held by dm-0" /tmp/out && pass "says held by dm-0" || fail "holder not named: $(cat /tmp/out)"
+  dmsetup remove --noudevsync ptsuite-held
+else
+  fail "dmsetup create failed: $(cat /tmp/dm.out)"
 fi
 
 echo "== purge: Format NVM user-data erase, verified"

@@ -22,11 +22,11 @@
 #                                    and one temporary directory per run (removed after)
 #   PTS_VM_TIMEOUT=240               wall-clock limit for QEMU, seconds
 #   PTS_VM_SIZE=256M                 size of the sparse file behind namespace 1
-#   PTS_VM_MODULES="nvme ext4"       guest modules to load (dependencies resolved)
+#   PTS_VM_MODULES="nvme ext4 dm-mod"  guest modules to load (dependencies resolved)
 #   PTS_VM_KEEP=0                    1: keep the per-run directory (console.log, initramfs)
 #   PTS_VM_SERIAL=PTSVMnnnnn         serial of the emulated controller (random by default)
 #
-# Host needs: qemu-system-x86, busybox-static, nvme-cli, kmod, cpio, xz-utils, dpkg, apt
+# Host needs: qemu-system-x86, busybox-static, nvme-cli, dmsetup, kmod, cpio, xz-utils, dpkg, apt
 # (tools/install-deps.sh --test). The kernel package (what linux-image-amd64 depends on) is
 # fetched with `apt-get download` once and unpacked, never installed.
 set -euo pipefail
@@ -40,14 +40,14 @@ GUEST=$(readlink -f "$2")
 [[ -x $PTSUITE ]] || die "ptsuite binary not found: $1"
 [[ -f $GUEST ]] || die "guest script not found: $2"
 command -v qemu-system-x86_64 >/dev/null || { log "SKIP: qemu-system-x86_64 not installed"; exit 77; }
-for c in busybox nvme modprobe depmod cpio dpkg-deb xz apt-get apt-cache ldd timeout flock; do
+for c in busybox nvme dmsetup modprobe depmod cpio dpkg-deb xz apt-get apt-cache ldd timeout flock; do
   command -v "$c" >/dev/null || die "missing host command: $c (run tools/install-deps.sh --test)"
 done
 
 WORK=${PTS_VM_WORK:-/var/tmp/ptsuite-vm}
 TIMEOUT=${PTS_VM_TIMEOUT:-240}
 SIZE=${PTS_VM_SIZE:-256M}
-MODULES=${PTS_VM_MODULES:-nvme ext4}
+MODULES=${PTS_VM_MODULES:-nvme ext4 dm-mod}
 mkdir -p "$WORK"
 WORK=$(readlink -f "$WORK")
 
@@ -116,6 +116,7 @@ copy_with_libs() {  # copy_with_libs FILE: the program to /usr/bin (debug info s
 }
 copy_with_libs "$PTSUITE"
 copy_with_libs "$(command -v nvme)"
+copy_with_libs "$(command -v dmsetup)"
 cp "$GUEST" "$ROOT/guest.sh"
 # The test definitions, where ptsuite looks for them on an installed system.
 HERE=$(dirname "$(readlink -f "$0")")

@@ -9,7 +9,7 @@ if [ "${1:-}" = "--test" ]; then
   # tests: fio (agreement test), openpyxl (xlsx golden tests), LibreOffice + poppler (render
   # check), QEMU + guest tools (the NVMe VM harness), util-linux/e2fsprogs/fdisk (guard tests)
   pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui poppler-utils
-         qemu-system-x86 busybox-static nvme-cli cpio kmod xz-utils
+         qemu-system-x86 busybox-static nvme-cli dmsetup cpio kmod xz-utils
          util-linux e2fsprogs fdisk time)
 fi
 missing=()
