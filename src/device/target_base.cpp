@@ -84,6 +84,7 @@ core::Result<model::PurgeRecord> TargetBase::purge(const PurgeRequest& req) {
                                 std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32));
     if (auto w = write_verify_pattern(*io, sample); !w.ok()) {
       core::Error e = w.error();
+      e.kind = core::ErrorKind::Device;  // the target failed before any destructive step
       e.messages.front() = "purge not started: cannot write the verification pattern to " + io_path_ +
                            ": " + e.messages.front();
       return e;
