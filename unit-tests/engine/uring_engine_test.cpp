@@ -95,6 +95,17 @@ TEST_F(UringEngineTest, ReadWriteMixHoldsPerIo) {
   EXPECT_EQ(r.write_latency.samples, r.write_ios);
 }
 
+TEST_F(UringEngineTest, BlockSizeSplitHoldsPerIo) {
+  auto spec = spec_of(100, 8, 0.5);
+  spec.bs_split = {{4096, 50}, {65536, 50}};
+  const auto r = run(spec);
+  ASSERT_GT(r.read_ios, 1000u);
+  const double n = static_cast<double>(r.read_ios);
+  // bytes = 4096 × n4k + 65536 × (n − n4k): recover the 4 KiB share and check it.
+  const double n4k = (65536.0 * n - static_cast<double>(r.read_bytes)) / (65536.0 - 4096.0);
+  EXPECT_NEAR(n4k, 0.5 * n, 5 * std::sqrt(n * 0.25));
+}
+
 TEST_F(UringEngineTest, RatePacingHoldsItsTarget) {
   // Unthrottled first, to pick a target well below what this machine can do right now.
   const auto free_run = run(spec_of(100, 4, 0.3));
