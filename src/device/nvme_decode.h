@@ -30,6 +30,7 @@ struct IdCtrl {
   bool oacs_format() const { return oacs & (1u << 1); }
   bool oacs_ns_mgmt() const { return oacs & (1u << 3); }
   bool fna_format_all_ns() const { return fna & (1u << 0); }
+  bool fna_secure_erase_all_ns() const { return fna & (1u << 1); }
   bool fna_crypto_erase() const { return fna & (1u << 2); }
   bool sanicap_crypto() const { return sanicap & (1u << 0); }
   bool sanicap_block() const { return sanicap & (1u << 1); }

@@ -145,11 +145,11 @@ class NvmeTarget final : public TargetBase {
   }
 
   core::Status guard_purge(PurgeMethod method) override {
-    // Sanitize erases the whole NVM subsystem, and a Format may apply to every namespace
-    // (FNA bit 0): guard the sibling namespaces too.
-    const bool all = method == PurgeMethod::SanitizeCrypto || method == PurgeMethod::SanitizeBlock ||
-                     ((method == PurgeMethod::FormatUser || method == PurgeMethod::FormatCrypto) &&
-                      (ctrl_.fna_format_all_ns() || (method == PurgeMethod::FormatCrypto && (ctrl_.fna & 2))));
+    // Sanitize erases the whole NVM subsystem; a Format with secure erase (SES 1 or 2) covers
+    // every namespace when FNA bit 0 or bit 1 says so: guard the sibling namespaces too.
+    const bool sanitize = method == PurgeMethod::SanitizeCrypto || method == PurgeMethod::SanitizeBlock;
+    const bool format = method == PurgeMethod::FormatUser || method == PurgeMethod::FormatCrypto;
+    const bool all = sanitize || (format && (ctrl_.fna_format_all_ns() || ctrl_.fna_secure_erase_all_ns()));
     if (!all) return core::ok_status();
     AdminCompletion c = transport_->submit(nvme::identify_active_namespaces());
     if (!c.ok()) return core::ok_status();  // older controllers: only our namespace is known
@@ -162,10 +162,8 @@ class NvmeTarget final : public TargetBase {
       if (!deps_.block_exists(sibling)) continue;  // not attached to this host
       if (auto g = deps_.guard(sibling); !g.ok()) {
         core::Error e = g.error();
-        e.messages.front() += " (" + std::string(method == PurgeMethod::SanitizeCrypto ||
-                                                         method == PurgeMethod::SanitizeBlock
-                                                     ? "Sanitize erases every namespace"
-                                                     : "this Format applies to every namespace") + ")";
+        e.messages.front() += sanitize ? " (Sanitize erases every namespace)"
+                                       : " (this Format applies to every namespace)";
         return e;
       }
     }

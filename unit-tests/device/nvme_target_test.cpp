@@ -374,6 +374,24 @@ TEST_F(NvmeTargetTest, SanitizeGuardsTheOtherNamespacesToo) {
   EXPECT_EQ(t->sent_with(nvme::kOpSanitize).size(), sanitizes);
 }
 
+TEST_F(NvmeTargetTest, FormatWhoseSecureEraseCoversAllNamespacesGuardsThemToo) {
+  for (uint8_t fna : {uint8_t(0x1), uint8_t(0x2)}) {  // format / secure erase applies to all
+    caps(0, fna);
+    open();
+    std::vector<uint8_t> list(4096, 0);
+    list[0] = 1;
+    list[4] = 2;
+    t->replace(nvme::kOpIdentify, 0, nvme::kCnsActiveNamespaceList, data(list));
+    guarded.clear();
+    refuse_name = "nvme9n2";
+    auto r = purge(PurgeMethod::FormatUser);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message().find("this Format applies to every namespace"), std::string::npos);
+    EXPECT_EQ(guarded, (std::vector<std::string>{"nvme9n1", "nvme9n2"}));
+    EXPECT_TRUE(t->sent_with(nvme::kOpFormatNvm).empty());
+  }
+}
+
 TEST_F(NvmeTargetTest, WriteCacheGetAndSet) {
   open();
   fakes::FakeReply on;
