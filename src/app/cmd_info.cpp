@@ -83,7 +83,7 @@ void print_text(const model::DeviceIdentity& id, model::WriteCacheState cache,
   std::printf("Deallocated    %s\n", c.deallocated_reads_zeroes ? "read as zeroes" : "read value not reported");
   std::printf("Discard        %s\n", yes(c.discard));
   std::string names;
-  for (auto m : methods) names += (names.empty() ? "" : ", ") + device::purge_method_name(m);
+  for (auto m : methods) names += (names.empty() ? "" : ", ") + model::purge_method_name(m);
   std::printf("Purge methods  %s (auto: %s)\n", names.c_str(), auto_choice.c_str());
   std::printf("Write cache    %s\n", cache_text(cache));
   const auto& h = id.health;
@@ -129,13 +129,13 @@ int cmd_info(const Args& args) {
   if (!cache.ok()) return fail(cache.error());
   auto methods = device::supported_purge_methods(*id);
   auto choice = device::choose_purge_method(*id, std::nullopt);
-  std::string auto_choice = choice.ok() ? device::purge_method_name(choice->method) : "none available";
+  std::string auto_choice = choice.ok() ? model::purge_method_name(choice->method) : "none available";
 
   if (json) {
     nlohmann::json j = *id;
     j["write_cache"] = *cache;
     j["purge_methods"] = nlohmann::json::array();
-    for (auto m : methods) j["purge_methods"].push_back(device::purge_method_name(m));
+    for (auto m : methods) j["purge_methods"].push_back(model::purge_method_name(m));
     j["purge_auto"] = auto_choice;
     std::printf("%s\n", j.dump(2).c_str());
   } else {

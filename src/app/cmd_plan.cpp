@@ -72,7 +72,7 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
               "Variable in the same window\n",
               pct(p.data_excursion_limit * 100).c_str(), pct(p.slope_excursion_limit * 100).c_str());
   std::printf("Purge: %s\n", p.purge_auto ? "auto (the strongest method the target supports)"
-                                          : config::purge_method_name(p.purge_method));
+                                          : model::purge_method_name(p.purge_method));
 
   const auto dur = config::estimate_duration(p);
   for (size_t i = 0; i < p.subtests.size(); ++i) {

@@ -33,7 +33,7 @@ constexpr const char* kUsage =
 
 void print_record(const model::DeviceIdentity& id, const model::PurgeRecord& r) {
   std::printf("Purge of %s (%s, serial %s)\n", id.path.c_str(), id.model.c_str(), id.serial.c_str());
-  std::printf("  method        %s (%s)\n", device::purge_method_name(r.method).c_str(), r.reason.c_str());
+  std::printf("  method        %s (%s)\n", model::purge_method_name(r.method).c_str(), r.reason.c_str());
   if (r.opcode) {
     std::printf("  command       opcode 0x%02x nsid %u cdw10..15", r.opcode, r.nsid);
     for (uint32_t d : r.cdw) std::printf(" 0x%08x", d);
@@ -125,7 +125,7 @@ int cmd_purge(const Args& args) {
     nlohmann::json j = record;
     j["target"] = id->path;
     j["serial"] = id->serial;
-    j["method_name"] = device::purge_method_name(record.method);
+    j["method_name"] = model::purge_method_name(record.method);
     std::printf("%s\n", j.dump(2).c_str());
   } else if (sent) {
     print_record(*id, record);

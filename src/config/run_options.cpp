@@ -39,26 +39,14 @@ bool is_run_option(std::string_view flag, bool* takes_value) {
 }
 
 bool parse_purge_method(std::string_view name, std::optional<model::PurgeMethod>& out) {
-  using M = model::PurgeMethod;
   if (name == "auto") { out.reset(); return true; }
-  for (M m : {M::SanitizeCrypto, M::SanitizeBlock, M::FormatCrypto, M::FormatUser, M::Discard, M::None}) {
-    if (name == purge_method_name(m)) { out = m; return true; }
-  }
-  return false;
+  // "recreate" is what auto picks for a file; the operator cannot ask for it by name.
+  auto m = model::purge_method_from_name(name);
+  if (!m || *m == model::PurgeMethod::Recreate) return false;
+  out = m;
+  return true;
 }
 
-const char* purge_method_name(model::PurgeMethod method) {
-  switch (method) {
-    case model::PurgeMethod::SanitizeCrypto: return "sanitize-crypto";
-    case model::PurgeMethod::SanitizeBlock: return "sanitize-block";
-    case model::PurgeMethod::FormatCrypto: return "format-crypto";
-    case model::PurgeMethod::FormatUser: return "format-user";
-    case model::PurgeMethod::Discard: return "discard";
-    case model::PurgeMethod::Recreate: return "recreate";
-    case model::PurgeMethod::None: return "none";
-  }
-  return "?";
-}
 
 namespace {
 

@@ -50,7 +50,5 @@ std::string set_run_option(RunOptions& options, std::string_view flag, std::stri
 /// "discard", "none" → the method. Unknown names: returns false.
 bool parse_purge_method(std::string_view name, std::optional<model::PurgeMethod>& out);
 
-/// The CLI name of a purge method ("sanitize-crypto", ..., "recreate", "none").
-const char* purge_method_name(model::PurgeMethod method);
 
 }  // namespace pts::config

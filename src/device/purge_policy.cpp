@@ -7,10 +7,7 @@ using model::PurgeMethod;
 
 namespace {
 
-constexpr PurgeMethod kAll[] = {PurgeMethod::SanitizeCrypto, PurgeMethod::SanitizeBlock,
-                                PurgeMethod::FormatCrypto,   PurgeMethod::FormatUser,
-                                PurgeMethod::Discard,        PurgeMethod::Recreate,
-                                PurgeMethod::None};
+constexpr auto& kAll = model::kAllPurgeMethods;
 
 bool supports(const model::DeviceIdentity& id, PurgeMethod m) {
   const auto& c = id.capabilities;
@@ -56,19 +53,6 @@ std::string join_names(const std::vector<PurgeMethod>& methods) {
 }
 
 }  // namespace
-
-std::string purge_method_name(PurgeMethod method) {
-  switch (method) {
-    case PurgeMethod::SanitizeCrypto: return "sanitize-crypto";
-    case PurgeMethod::SanitizeBlock: return "sanitize-block";
-    case PurgeMethod::FormatCrypto: return "format-crypto";
-    case PurgeMethod::FormatUser: return "format-user";
-    case PurgeMethod::Discard: return "discard";
-    case PurgeMethod::Recreate: return "recreate";
-    case PurgeMethod::None: return "none";
-  }
-  return "none";
-}
 
 core::Result<std::optional<PurgeMethod>> parse_purge_method(std::string_view name) {
   if (name == "auto") return std::optional<PurgeMethod>{};

@@ -15,9 +15,6 @@
 
 namespace pts::device {
 
-/// CLI / record name: "sanitize-crypto", "sanitize-block", "format-crypto", "format-user",
-/// "discard", "recreate", "none".
-std::string purge_method_name(model::PurgeMethod method);
 
 /// Parses a --purge value. "auto" → nullopt (choose from the capabilities); unknown names
 /// fail with BadInput listing the valid ones.

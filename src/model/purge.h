@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pts::model {
@@ -50,5 +51,17 @@ struct PurgeRecord {
   bool is_snia_purge = false;       ///< false for Discard/Recreate/None
   bool accepted_by_operator = false;///< a failed/unverified purge the operator accepted
 };
+
+/// Every method, strongest first (the order the CLI lists them).
+inline constexpr PurgeMethod kAllPurgeMethods[] = {
+    PurgeMethod::SanitizeCrypto, PurgeMethod::SanitizeBlock, PurgeMethod::FormatCrypto, PurgeMethod::FormatUser,
+    PurgeMethod::Discard,        PurgeMethod::Recreate,      PurgeMethod::None};
+
+/// The one name of a method on the CLI and in records: "sanitize-crypto", "sanitize-block",
+/// "format-crypto", "format-user", "discard", "recreate", "none".
+std::string purge_method_name(PurgeMethod method);
+
+/// The method with that name; nullopt for anything else (including "auto").
+std::optional<PurgeMethod> purge_method_from_name(std::string_view name);
 
 }  // namespace pts::model

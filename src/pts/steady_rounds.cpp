@@ -46,7 +46,7 @@ core::Status do_purge(RunContext& ctx, size_t i) {
   auto st = ctx.check_identity("the purge of sub-test " + sub.id);
   if (!st.ok()) return st;
   st = ctx.transition("Purge", i, 0,
-                      plan.purge_auto ? "method auto" : std::string("method ") + config::purge_method_name(plan.purge_method));
+                      plan.purge_auto ? "method auto" : std::string("method ") + model::purge_method_name(plan.purge_method));
   if (!st.ok()) return st;
   device::PurgeRequest req;
   if (!plan.purge_auto) req.method = plan.purge_method;
@@ -64,7 +64,7 @@ core::Status do_purge(RunContext& ctx, size_t i) {
   st = ctx.purge(i, rec);
   if (!st.ok()) return st;
   const auto& v = rec.verification;
-  std::string detail = std::string(config::purge_method_name(rec.method)) + (rec.success ? " succeeded" : " failed");
+  std::string detail = std::string(model::purge_method_name(rec.method)) + (rec.success ? " succeeded" : " failed");
   if (v.performed)
     detail += std::string("; verification ") + (v.passed ? "passed" : "FAILED") + " (" +
               std::to_string(v.sampled_blocks) + " blocks sampled, " +
@@ -75,7 +75,7 @@ core::Status do_purge(RunContext& ctx, size_t i) {
   st = ctx.transition("VerifyPurge", i, 0, detail);
   if (!st.ok()) return st;
   if (!rec.is_snia_purge)
-    st = ctx.deviation_once("purge-method", std::string("Purge by ") + config::purge_method_name(rec.method) +
+    st = ctx.deviation_once("purge-method", std::string("Purge by ") + model::purge_method_name(rec.method) +
                                                 " is not a SNIA purge (" + rec.reason + ")");
   if (st.ok() && (!v.performed || !v.passed))
     st = ctx.deviation_once("purge-unverified", "Sub-test " + sub.id + ": the purge was not verified (" +

@@ -108,3 +108,12 @@ TEST(RunStore, SaveThenLoadAndMissingDirectory) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().kind, core::ErrorKind::BadInput);
 }
+
+TEST(Codec, PurgeMethodNamesMatchTheModelTable) {
+  for (auto m : model::kAllPurgeMethods) {
+    nlohmann::json j = m;
+    EXPECT_EQ(j.get<std::string>(), model::purge_method_name(m));
+    EXPECT_EQ(model::purge_method_from_name(model::purge_method_name(m)), m);
+  }
+  EXPECT_FALSE(model::purge_method_from_name("auto").has_value());
+}
