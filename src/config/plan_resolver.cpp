@@ -218,6 +218,14 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
     if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
       resolve_subtest(d, *cs, sd, id, r, errors);
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
+  r.plan.accept_purge_failure = o.accept_purge_failure;
+  if (o.seed) {  // the runner derives a distinct seed per cell and Round from this one
+    for (auto& sub : r.plan.subtests) {
+      sub.wipc.seed = *o.seed;
+      for (auto& cell : sub.cells) cell.spec.seed = *o.seed;
+    }
+    r.notes.push_back("operator seed " + std::to_string(*o.seed) + ": offsets and data are reproducible run to run");
+  }
   return r;
 }
 

@@ -24,6 +24,7 @@ const std::vector<RunOptionHelp>& run_option_flags() {
       {"--purge", "METHOD",
        "auto | sanitize-crypto | sanitize-block | format-crypto | format-user | discard | none"},
       {"--seed", "N", "random seed for offsets and data (default: a fresh seed per run)"},
+      {"--accept-purge-failure", "", "go on after a failed or unverifiable purge (recorded as a deviation)"},
   };
   return flags;
 }
@@ -81,6 +82,8 @@ std::string set_run_option(RunOptions& o, std::string_view flag, std::string_vie
     o.max_rounds = static_cast<uint32_t>(*v);
   } else if (flag == "--continue-past-max") {
     o.continue_past_max = true;
+  } else if (flag == "--accept-purge-failure") {
+    o.accept_purge_failure = true;
   } else if (flag == "--threads") {
     auto v = parse_unsigned(value);
     if (!v || *v < 1 || *v > 1024) return bad(flag, value, "is not a thread count (1…1024)");

@@ -26,6 +26,7 @@ struct RunOptions {
   std::optional<double> active_range_pct; ///< --active-range PCT (0 < PCT ≤ 100)
   std::optional<model::PurgeMethod> purge;///< --purge METHOD; nullopt = auto
   std::optional<uint64_t> seed;           ///< --seed N; nullopt = a fresh seed per run
+  bool accept_purge_failure = false;      ///< --accept-purge-failure: go on after a failed purge (deviation)
 };
 
 /// One run option flag and its help text (for `--help` output).

@@ -69,6 +69,7 @@ struct TestPlan {
   double slope_excursion_limit = 0.10;  ///< of the window average
   PurgeMethod purge_method = PurgeMethod::None;
   bool purge_auto = true;
+  bool accept_purge_failure = false;  ///< operator accepts a failed/unverified purge (then a deviation)
   std::string data_pattern = "random";
   std::vector<SubTestPlan> subtests;
 };

@@ -51,6 +51,7 @@ core::Status do_purge(RunContext& ctx, size_t i) {
   device::PurgeRequest req;
   if (!plan.purge_auto) req.method = plan.purge_method;
   req.verify = true;
+  req.accept_failure = plan.accept_purge_failure;
   model::PurgeRecord sent;
   req.record_out = &sent;
   auto done = ctx.env().device.purge(req);
@@ -77,6 +78,10 @@ core::Status do_purge(RunContext& ctx, size_t i) {
   if (!rec.is_snia_purge)
     st = ctx.deviation_once("purge-method", std::string("Purge by ") + model::purge_method_name(rec.method) +
                                                 " is not a SNIA purge (" + rec.reason + ")");
+  if (st.ok() && rec.accepted_by_operator)
+    st = ctx.deviation_once("purge-accepted", "Sub-test " + sub.id + ": the purge failed or could not be verified (" +
+                                                  rec.status_text + ") and the operator accepted it "
+                                                  "(--accept-purge-failure)");
   if (st.ok() && (!v.performed || !v.passed))
     st = ctx.deviation_once("purge-unverified", "Sub-test " + sub.id + ": the purge was not verified (" +
                                                     (v.detail.empty() ? std::string("no verification") : v.detail) + ")");

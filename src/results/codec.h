@@ -100,7 +100,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_ed
                                                 spec_cell_seconds, window_rounds, max_rounds,
                                                 continue_past_max, wipc_capacity_multiple,
                                                 data_excursion_limit, slope_excursion_limit,
-                                                purge_method, purge_auto, data_pattern, subtests)
+                                                purge_method, purge_auto, accept_purge_failure, data_pattern,
+                                                subtests)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WindowAssessment, first_round, last_round, values,
                                                 average, slope, intercept, data_excursion,
                                                 slope_excursion, allowed_data_excursion,

@@ -8,6 +8,7 @@
 
 #include "config/definition.h"
 #include "config/plan_resolver.h"
+#include "config/run_options.h"
 
 namespace {
 
@@ -28,6 +29,20 @@ config::ResolvedPlan resolve(const std::string& name, const config::RunOptions& 
 
 bool has_deviation(const config::ResolvedPlan& r, const std::string& code) {
   return std::any_of(r.deviations.begin(), r.deviations.end(), [&](const auto& d) { return d.code == code; });
+}
+
+TEST(ResolvePlan, OperatorSeedAndPurgeAcceptanceReachThePlan) {
+  config::RunOptions o;
+  ASSERT_EQ(config::set_run_option(o, "--seed", "42"), "");
+  ASSERT_EQ(config::set_run_option(o, "--accept-purge-failure", ""), "");
+  auto r = resolve("iops.toml", o);
+  EXPECT_TRUE(r.plan.accept_purge_failure);
+  ASSERT_FALSE(r.plan.subtests.empty());
+  EXPECT_EQ(r.plan.subtests[0].wipc.seed, 42u);
+  for (const auto& c : r.plan.subtests[0].cells) EXPECT_EQ(c.spec.seed, 42u) << c.id;
+  auto plain = resolve("iops.toml", {});
+  EXPECT_FALSE(plain.plan.accept_purge_failure);
+  EXPECT_EQ(plain.plan.subtests[0].cells[0].spec.seed, 0u);
 }
 
 TEST(ResolvePlan, Iops202EnterpriseIsTheSpecMatrix) {

@@ -51,8 +51,10 @@ class FakeDevice final : public device::TargetDevice {
     r.verification.passed = !purge_fails;
     r.verification.sampled_blocks = 64;
     r.verification.expectation = "zeroes";
+    r.status_text = purge_fails ? "SCT 0 SC 0x0A" : "success";
+    r.accepted_by_operator = purge_fails && req.accept_failure;  // as TargetBase does
     if (req.record_out) *req.record_out = r;
-    if (purge_fails) return core::Error(core::ErrorKind::Device, "format failed: SCT 0 SC 0x0A");
+    if (purge_fails && !req.accept_failure) return core::Error(core::ErrorKind::Device, "format failed: SCT 0 SC 0x0A");
     return r;
   }
   core::Result<model::WriteCacheState> write_cache() override { return cache; }

@@ -187,6 +187,26 @@ TEST(StateMachine, PurgeFailureIsADeviceError) {
   EXPECT_EQ(saved->state, model::RunState::Failed);
 }
 
+TEST(StateMachine, AcceptedPurgeFailureGoesOnAsADeviation) {
+  Rig rig(steady_at_8);
+  rig.device.purge_fails = true;
+  auto plan = make_plan();
+  plan.accept_purge_failure = true;
+  auto dir = temp_run_dir("purge-accepted");
+  auto res = rig.start(dir, plan);
+  ASSERT_FALSE(res.error) << res.error->message();
+  ASSERT_TRUE(res.record.subtests[0].purge);
+  EXPECT_TRUE(res.record.subtests[0].purge->accepted_by_operator);
+  EXPECT_FALSE(rig.engine->calls.empty());
+  auto has = [&](const std::string& code) {
+    for (const auto& d : res.record.deviations)
+      if (d.code == code) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("purge-accepted"));
+  EXPECT_TRUE(has("purge-unverified"));
+}
+
 TEST(StateMachine, IoErrorEndsTheRunAfterJournalingTheCell) {
   Rig rig(steady_at_8);
   rig.engine->io_error_calls = {5};  // WIPC, round 1 (3 cells), round 2 cell 1 is call 4, cell 2 call 5
