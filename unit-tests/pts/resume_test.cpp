@@ -28,7 +28,9 @@ void expect_same_results(const model::RunRecord& want, const model::RunRecord& g
         EXPECT_DOUBLE_EQ(b.rounds[r].cells[c].iops, a.rounds[r].cells[c].iops) << what;
       }
       ASSERT_EQ(b.rounds[r].verdict.has_value(), a.rounds[r].verdict.has_value()) << what;
-      if (a.rounds[r].verdict) EXPECT_EQ(b.rounds[r].verdict->steady, a.rounds[r].verdict->steady) << what;
+      if (a.rounds[r].verdict) {
+        EXPECT_EQ(b.rounds[r].verdict->steady, a.rounds[r].verdict->steady) << what;
+      }
     }
     EXPECT_TRUE(b.complete) << what;
     EXPECT_EQ(b.steady_state_reached, a.steady_state_reached) << what;
@@ -76,8 +78,11 @@ TEST(Resume, CtrlCStopsAfterTheCurrentCellAndResumeCompletes) {
   ASSERT_FALSE(resumed.error) << resumed.error->message();
   expect_same_results(reference.record, resumed.record, "after Ctrl-C");
   ASSERT_EQ(count_code(resumed.record, "resume-gap"), 1u);
-  for (const auto& d : resumed.record.deviations)
-    if (d.code == "resume-gap") EXPECT_NE(d.text.find("3600.0 s"), std::string::npos) << d.text;
+  for (const auto& d : resumed.record.deviations) {
+    if (d.code == "resume-gap") {
+      EXPECT_NE(d.text.find("3600.0 s"), std::string::npos) << d.text;
+    }
+  }
   EXPECT_EQ(again.device.purge_calls, 0);  // purge and WIPC were done before the stop
   EXPECT_EQ(again.engine->calls.size(), 25u - 8u);
 }
