@@ -11,17 +11,14 @@
 #include "report/report.h"
 #include "report/template_loader.h"
 
+#include "report/temp_dir.h"
+
 namespace pts::report {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string temp_dir(const std::string& name) {
-  const std::string d = std::string(PTS_BINARY_DIR) + "/report-unit/" + name + "-" + std::to_string(::getpid());
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+using testing::temp_dir;
 
 TEST(ReportTemplates, ShippedTemplatesLoad) {
   for (const char* name : {"iops", "throughput", "latency"}) {
