@@ -252,6 +252,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
   const uint64_t deadline = control.deadline_ns;
   const std::atomic<bool>& abort = *control.abort;
   const uint32_t wait_batch = wait_batch_for(qd);
+  const uint64_t poll_ns = plan.completion_poll_ns;
   uint64_t completed = 0;
   bool issuing = true;
   pacer.start(t0);
@@ -314,6 +315,18 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
         ret = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &ts, nullptr);
       } else {  // due now with a free slot: just submit; otherwise wait for a slot
         ret = io_uring_submit_and_wait(ring, (issuing && nfree > 0) ? 0 : 1);
+      }
+    } else if (poll_ns != 0) {
+      // Low depth: submit, then poll (each io_uring_get_events runs deferred completions)
+      // for up to poll_ns before sleeping, so this CPU does not idle between I/Os.
+      ret = io_uring_submit(ring);
+      if (ret >= 0 && io_uring_cq_ready(ring) == 0) {
+        const uint64_t poll_until = t_submit + poll_ns;
+        do {
+          io_uring_get_events(ring);
+        } while (io_uring_cq_ready(ring) == 0 && core::monotonic_ns() < poll_until);
+        io_uring_cqe* cqe = nullptr;
+        if (io_uring_cq_ready(ring) == 0) ret = io_uring_wait_cqe(ring, &cqe);
       }
     } else {
       ret = io_uring_submit_and_wait(ring, std::min(inflight, wait_batch));

@@ -1,6 +1,7 @@
 // engine/workload.cpp — see workload.h.
 #include "engine/workload.h"
 
+#include <thread>
 #include <string>
 
 namespace pts::engine {
@@ -68,8 +69,14 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     if (spec.bytes_limit && w == 0) p.byte_budget += spec.bytes_limit % spec.threads;
     p.rate_iops = spec.rate_iops ? static_cast<double>(spec.rate_iops) / spec.threads : 0.0;
     p.seed = spec.seed;
+    p.completion_poll_ns = completion_poll_ns_for(spec, std::thread::hardware_concurrency());
   }
   return plans;
+}
+
+uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {
+  const bool low_depth = spec.queue_depth <= kLowDepthMaxQd && spec.rate_iops == 0;
+  return low_depth && spec.threads < cpus ? kLowDepthPollNs : 0;
 }
 
 }  // namespace pts::engine

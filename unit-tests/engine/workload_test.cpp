@@ -167,3 +167,23 @@ TEST(PlanWorkers, SplitsTheByteBudgetExactly) {
   for (const auto& p : plans.value()) total += p.byte_budget;
   EXPECT_EQ(total, spec.bytes_limit);
 }
+
+TEST(CompletionPolling, OnlyAtLowDepthUnthrottledWithACpuPerWorker) {
+  using engine::completion_poll_ns_for;
+  using engine::kLowDepthMaxQd;
+  using engine::kLowDepthPollNs;
+  model::AccessSpec s;
+  s.threads = 1;
+  s.queue_depth = 1;
+  EXPECT_EQ(completion_poll_ns_for(s, 2), kLowDepthPollNs);
+  s.queue_depth = kLowDepthMaxQd;
+  EXPECT_EQ(completion_poll_ns_for(s, 2), kLowDepthPollNs);
+  s.queue_depth = kLowDepthMaxQd + 1;
+  EXPECT_EQ(completion_poll_ns_for(s, 2), 0u);  // deep queues batch instead
+  s.queue_depth = 1;
+  s.threads = 2;
+  EXPECT_EQ(completion_poll_ns_for(s, 2), 0u);  // no spare CPU: polling would steal it
+  EXPECT_EQ(completion_poll_ns_for(s, 4), kLowDepthPollNs);
+  s.rate_iops = 1000;
+  EXPECT_EQ(completion_poll_ns_for(s, 4), 0u);  // paced runs sleep between releases
+}
