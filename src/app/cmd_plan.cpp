@@ -71,8 +71,9 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   std::printf("Steady state: Data Excursion <= %s and Slope Excursion <= %s of the window average, every Tracking "
               "Variable in the same window\n",
               pct(p.data_excursion_limit * 100).c_str(), pct(p.slope_excursion_limit * 100).c_str());
-  std::printf("Purge: %s\n", p.purge_auto ? "auto (the strongest method the target supports)"
-                                          : model::purge_method_name(p.purge_method));
+  const std::string purge = p.purge_auto ? "auto (the strongest method the target supports)"
+                                         : model::purge_method_name(p.purge_method);
+  std::printf("Purge: %s\n", purge.c_str());
 
   const auto dur = config::estimate_duration(p);
   for (size_t i = 0; i < p.subtests.size(); ++i) {

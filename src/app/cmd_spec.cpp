@@ -74,6 +74,7 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
           {"write_bytes", r.write_bytes},
           {"ios_per_second", r.ios_per_second},
           {"littles_law", {{"oio", r.littles_law_oio}, {"tc_x_qd", s.threads * s.queue_depth}}},
+          {"completion_poll_ns", r.completion_poll_ns},
           {"io_errors", r.io_errors},
           {"error", r.error},
           {"spec",
@@ -125,6 +126,9 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               cpu_us_per_io);
   std::printf("  Little   IOPS x mean latency = %.2f outstanding I/Os vs TC x QD = %u\n", r.littles_law_oio,
               s.threads * s.queue_depth);
+  if (r.completion_poll_ns)
+    std::printf("  polling  low-depth mode: workers poll completions up to %.0f us before sleeping (CPU above is that)\n",
+                static_cast<double>(r.completion_poll_ns) / 1e3);
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }
 

@@ -90,6 +90,7 @@ class UringEngine final : public IoEngine {
                  static_cast<double>(t_end - control.t0_ns) / 1e9};
     model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
     result.started_wall_ns = wall0;
+    result.completion_poll_ns = plans->front().completion_poll_ns;
     return result;
   }
 

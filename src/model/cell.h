@@ -47,6 +47,9 @@ struct CellResult {
   double cpu_usr_pct = 0;     ///< process user CPU / wall × 100 (100 = one core)
   double cpu_sys_pct = 0;
   double littles_law_oio = 0; ///< iops × mean latency; ≈ TC×QD when the engine keeps up
+  /// Low-depth mode: each worker polled for completions up to this long before sleeping
+  /// (keeps the issuing CPU from idling between I/Os; costs CPU). 0 = workers slept.
+  uint64_t completion_poll_ns = 0;
   std::vector<uint64_t> ios_per_second;  ///< completions in each whole second
   uint64_t io_errors = 0;
   std::string error;          ///< first I/O error, if any

@@ -69,7 +69,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, start
                                                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                                                 write_iops, iops, mbps, read_mbps, write_mbps, latency,
                                                 read_latency, write_latency, cpu_usr_pct, cpu_sys_pct,
-                                                littles_law_oio, ios_per_second, io_errors, error)
+                                                littles_law_oio, completion_poll_ns, ios_per_second,
+                                                io_errors, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
                                                 crypto_erase_in_format, format_applies_to_all_namespaces,
                                                 sanitize_crypto_erase, sanitize_block_erase,

@@ -2,6 +2,7 @@
 // (tmpfs has O_DIRECT): results add up, the R/W mix holds, pacing holds its target, a byte
 // budget stops the cell, cells run back to back on warm rings, a read-only engine refuses
 // writes, and the seed is recorded. Skips (77) where io_uring or O_DIRECT is unavailable.
+#include <thread>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 
 #include "core/clock.h"
 #include "engine/io_engine.h"
+#include "engine/workload.h"
 #include "engine/io_target.h"
 
 using namespace pts;
@@ -183,4 +185,21 @@ TEST_F(UringEngineTest, ReadOnlyEngineRefusesWrites) {
   auto r = ro.value()->run(spec_of(50, 1, 0.1));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput);
+}
+
+TEST_F(UringEngineTest, LowDepthPollingIsRecordedAndResultsStayWhole) {
+  const unsigned cpus = std::thread::hardware_concurrency();
+  auto low = spec_of(70, 1, 0.3);
+  const auto r = run(low);
+  EXPECT_EQ(r.completion_poll_ns, engine::completion_poll_ns_for(low, cpus));
+  if (cpus > 1) {
+    EXPECT_GT(r.completion_poll_ns, 0u);
+  }
+  EXPECT_EQ(r.io_errors, 0u) << r.error;
+  EXPECT_EQ(r.latency.samples, r.read_ios + r.write_ios);
+  EXPECT_GT(r.read_ios, 0u);
+  EXPECT_GT(r.write_ios, 0u);
+  EXPECT_LE(r.littles_law_oio, 1.05);  // never more than one I/O in flight
+  const auto deep = run(spec_of(100, 32, 0.2));
+  EXPECT_EQ(deep.completion_poll_ns, 0u);
 }
