@@ -20,7 +20,7 @@ std::string iso8601_utc(uint64_t ns) {
   unsigned ms = static_cast<unsigned>((ns / 1000000ull) % 1000ull);
   tm t{};
   gmtime_r(&secs, &t);
-  char buf[40];
+  char buf[80];  // room for any int year (no truncation warning)
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03uZ", t.tm_year + 1900, t.tm_mon + 1,
                 t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, ms);
   return buf;
