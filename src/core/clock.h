@@ -2,6 +2,7 @@
 // state machine can be driven in fake (or, later, virtual) time. May use: std only.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -20,6 +21,13 @@ class Clock {
   virtual ~Clock() = default;
   virtual uint64_t monotonic_ns() = 0;
   virtual uint64_t wall_ns() = 0;
+  /// Host idle: nothing is submitted to the target for `ns`. Returns false when `abort` (may
+  /// be null) became true first. The real clock sleeps in short slices; a simulated drive's
+  /// clock advances its virtual time (and lets the drive's background work run); a test
+  /// clock just advances.
+  virtual bool idle_ns(uint64_t ns, const std::atomic<bool>* abort = nullptr);
+  /// True when this clock's time is virtual (a simulated drive's), so the record can say so.
+  virtual bool is_virtual() const { return false; }
 };
 
 /// The real clocks.

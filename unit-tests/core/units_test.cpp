@@ -48,3 +48,15 @@ TEST(AtomicFile, WritesWholeOrNothing) {
   EXPECT_EQ(bad.error().kind, ErrorKind::BadInput);
   fs::remove_all(dir);
 }
+
+TEST(Clock, IdleSleepsAndStopsOnAbort) {
+  SystemClock clock;
+  const uint64_t t0 = monotonic_ns();
+  EXPECT_TRUE(clock.idle_ns(30'000'000));
+  EXPECT_GE(monotonic_ns() - t0, 30'000'000u);
+  std::atomic<bool> abort{true};
+  const uint64_t t1 = monotonic_ns();
+  EXPECT_FALSE(clock.idle_ns(5'000'000'000ull, &abort));
+  EXPECT_LT(monotonic_ns() - t1, 1'000'000'000u);
+  EXPECT_FALSE(clock.is_virtual());
+}

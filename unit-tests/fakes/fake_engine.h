@@ -27,6 +27,12 @@ class FakeClock final : public core::Clock {
   uint64_t monotonic_ns() override { return now_ns += tick_ns; }
   uint64_t wall_ns() override { return wall_base_ns + now_ns; }
   void advance_s(double s) { now_ns += static_cast<uint64_t>(s * 1e9); }
+  /// Idle in fake time: the clock jumps, nothing sleeps.
+  bool idle_ns(uint64_t ns, const std::atomic<bool>* abort) override {
+    if (abort && abort->load()) return false;
+    now_ns += ns;
+    return true;
+  }
 };
 
 /// Key of a cell in the script: "rw65-bs4096-random"; WIPC is "wipc".
