@@ -101,6 +101,7 @@ void AccessOptions::apply_to(model::AccessSpec& spec) const {
   if (queue_depth) spec.queue_depth = *queue_depth;
   if (seconds) spec.seconds = *seconds;
   if (active_range_pct) spec.active_range_pct = *active_range_pct;
+  if (!zones.empty()) spec.zones = zones;
   if (rate_iops) spec.rate_iops = *rate_iops;
   if (seed) spec.seed = *seed;
 }
@@ -156,6 +157,17 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
          if (!d || !(*d > 0) || *d > 100) errors.push_back(complain(opt, v, "ActiveRange must be a percentage above 0 and at most 100"));
          else o.active_range_pct = *d;
        }},
+      {"--zones", [&](const std::string& opt, const std::string& v) {
+         std::vector<model::AccessZone> zones;
+         std::string why;
+         if (!model::parse_zones(v, zones, why)) {
+           errors.push_back(complain(opt, v, why));
+           return;
+         }
+         const auto problems = model::zone_problems(zones);
+         for (const auto& m : problems) errors.push_back(complain(opt, v, m));
+         if (problems.empty()) o.zones = zones;
+       }},
       {"--rate-iops", [&](const std::string& opt, const std::string& v) {
          if (auto n = uint_in(opt, v, 0, 100000000)) o.rate_iops = *n;
        }},
@@ -199,6 +211,8 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
 
   // Cross-option checks.
   if (o.block_bytes && !o.bs_split.empty()) errors.push_back("--bs and --bs-split: give one or the other");
+  if (!o.zones.empty() && o.pattern && *o.pattern == AccessPattern::Sequential)
+    errors.push_back("--zones: a zoned distribution needs random access (--rw randread, randwrite or randrw)");
   if (o.read_pct && o.rw_read_pct && *o.read_pct != *o.rw_read_pct)
     errors.push_back("--read-pct " + std::to_string(*o.read_pct) + ": contradicts --rw (" +
                      (*o.rw_read_pct == 100 ? "reads only" : "writes only") + "); use --rw randrw or rw");
@@ -233,6 +247,15 @@ std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, ui
                      " B, too small for " +
                      (spec.pattern == model::AccessPattern::Sequential ? std::to_string(spec.threads) + " stream(s) of " : "") +
                      core::format_block_size(max_bs) + " blocks");
+  else if (target_bytes > 0 && !spec.zones.empty()) {
+    const uint64_t ar = range / lbs * lbs;
+    const auto bounds = model::zone_bounds(spec.zones, ar, static_cast<uint32_t>(max_bs));
+    for (size_t z = 0; z < spec.zones.size(); ++z)
+      if (bounds[z + 1] - bounds[z] < max_bs)
+        errors.push_back("--zones " + model::zones_text(spec.zones) + ": zone " + std::to_string(z + 1) + " covers " +
+                         std::to_string(bounds[z + 1] - bounds[z]) + " B of the ActiveRange, less than one " +
+                         core::format_block_size(max_bs) + " block");
+  }
   return errors;
 }
 
@@ -245,6 +268,8 @@ const char* access_options_help() {
          "  --oio QD            outstanding I/Os per thread (default 1)\n"
          "  --seconds S         duration, fractional allowed (default 60)\n"
          "  --active-range PCT  ActiveRange: share of the target from LBA 0, (0, 100] (default 100)\n"
+         "  --zones LIST        zoned random distribution, IO%/RANGE% per zone from the start of the\n"
+         "                      ActiveRange, e.g. 50/5:30/15:20/80 (fio's zoned; each sum is 100)\n"
          "  --rate-iops N       pace all threads together to N IOPS (default 0: unthrottled)\n"
          "  --seed N            random seed (default 0: a fresh one, printed with the result)\n"
          "  --size SIZE         create a missing file target with this size (e.g. 1g)\n";

@@ -1,6 +1,6 @@
 // app/access_options.h — the access-spec CLI options shared by `ptsuite spec` and the
 // overrides of `ptsuite run`: --rw, --read-pct, --bs, --bs-split, --threads, --oio,
-// --seconds, --active-range, --rate-iops, --seed, --size. Parsing collects every problem at
+// --seconds, --active-range, --zones, --rate-iops, --seed, --size. Parsing collects every problem at
 // once; each message names the option. Options not given stay unset, so `run` applies only
 // what the operator typed. May use: core, model.
 #pragma once
@@ -26,6 +26,7 @@ struct AccessOptions {
   std::optional<uint32_t> queue_depth;              ///< --oio
   std::optional<double> seconds;                    ///< --seconds
   std::optional<double> active_range_pct;           ///< --active-range
+  std::vector<model::AccessZone> zones;             ///< --zones (empty = not given)
   std::optional<uint64_t> rate_iops;                ///< --rate-iops
   std::optional<uint64_t> seed;                     ///< --seed
   std::optional<uint64_t> size_bytes;               ///< --size (creates a file target)
@@ -56,7 +57,8 @@ constexpr uint32_t kMaxQueueDepth = 4096;
 ParsedAccessArgs parse_access_options(const std::vector<std::string>& args);
 
 /// Checks a complete spec against a target's logical block size and size: block sizes a
-/// multiple of the logical block, the ActiveRange holding a block. Messages name the option.
+/// multiple of the logical block, the ActiveRange (and each zone) holding a block. Messages
+/// name the option.
 std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, uint32_t logical_block_bytes,
                                                uint64_t target_bytes);
 

@@ -86,6 +86,7 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
             {"oio", s.queue_depth},
             {"seconds", s.seconds},
             {"active_range_pct", s.active_range_pct},
+            {"zones", model::zones_text(s.zones)},
             {"rate_iops", s.rate_iops},
             {"seed", s.seed}}},
           {"target",
@@ -106,6 +107,9 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               t.kind == model::TargetKind::BlockDevice ? "block device" : "file",
               core::format_bytes(t.target.size_bytes).c_str(), t.target.logical_block_bytes,
               created ? " (created now: blocks never written read as zeroes)" : "");
+  if (!s.zones.empty())
+    std::printf("  zones    %s (I/O %% / ActiveRange %% per zone, from the start of the ActiveRange)\n",
+                model::zones_text(s.zones).c_str());
   std::printf("  engine   %s\n", engine.c_str());
   std::printf("  time     %.3f s\n", r.seconds);
   std::printf("  IOPS     %.0f (read %.0f, write %.0f)\n", r.iops, r.read_iops, r.write_iops);

@@ -83,6 +83,10 @@ struct TestDefinition {
   std::vector<uint32_t> rw_mix;       ///< read % in spec order (100 … 0)
   std::vector<uint32_t> block_sizes;  ///< bytes, spec order (1024 KiB … 0.5 KiB)
   std::string data_pattern = "random";
+  /// Zoned random distribution of every cell ([matrix] zones = "50/5:30/15:20/80", fio's
+  /// zoned syntax, from the start of the ActiveRange); empty = uniform.
+  std::vector<model::AccessZone> zones;
+  int zones_line = 0;                 ///< source line of zones, for messages
 
   std::vector<SubTestDef> subtests;   ///< never empty after loading ("main" if none written)
 

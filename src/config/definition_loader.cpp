@@ -95,7 +95,7 @@ void read_preconditioning(TableReader r, TestDefinition& d) {
 }
 
 void read_matrix(TableReader r, TestDefinition& d) {
-  r.only_keys({"pattern", "rw_mix", "block_sizes", "data_pattern"});
+  r.only_keys({"pattern", "rw_mix", "block_sizes", "data_pattern", "zones"});
   if (auto p = r.string("pattern", true)) {
     if (*p == "random") d.pattern = model::AccessPattern::Random;
     else if (*p == "sequential") d.pattern = model::AccessPattern::Sequential;
@@ -120,6 +120,15 @@ void read_matrix(TableReader r, TestDefinition& d) {
     if (a->empty()) r.problems().add(line_of(*a), "[matrix] rw_mix is empty");
   }
   if (auto v = r.block_sizes("block_sizes")) d.block_sizes = *v;
+  if (auto z = r.string("zones")) {
+    d.zones_line = r.line("zones");
+    std::string why;
+    if (!model::parse_zones(*z, d.zones, why)) r.problems().add(d.zones_line, "[matrix] zones '" + *z + "': " + why);
+    for (const auto& m : model::zone_problems(d.zones))
+      r.problems().add(d.zones_line, "[matrix] zones '" + *z + "': " + m);
+    if (!d.zones.empty() && d.pattern == model::AccessPattern::Sequential)
+      r.problems().add(d.zones_line, "[matrix] zones apply to random access only (pattern is \"sequential\")");
+  }
 }
 
 void read_subtests(const toml::array& arr, Problems& p, TestDefinition& d) {

@@ -1,8 +1,12 @@
 // engine/workload.cpp — see workload.h.
 #include "engine/workload.h"
 
-#include <thread>
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <thread>
+
+#include "core/units.h"
 
 namespace pts::engine {
 
@@ -11,6 +15,29 @@ uint64_t active_range_bytes(const model::AccessSpec& spec, const IoTarget& targe
   const long double bytes = static_cast<long double>(target.size_bytes) * spec.active_range_pct / 100.0L;
   const uint64_t whole = static_cast<uint64_t>(bytes);
   return whole / lbs * lbs;
+}
+
+/// Builds the zone list and draw table of a zoned spec over a region of `range` bytes, or
+/// says why a zone cannot hold a block of the largest size.
+static void plan_zones(const model::AccessSpec& spec, uint64_t range, uint32_t max_bs,
+                       const std::vector<uint32_t>& sizes, WorkerPlan& p, std::vector<std::string>& errors) {
+  const auto bounds = model::zone_bounds(spec.zones, range, max_bs);
+  size_t at = 0;
+  for (size_t z = 0; z < spec.zones.size(); ++z) {
+    OffsetZone zone;
+    zone.start = bounds[z];
+    zone.bytes = bounds[z + 1] - bounds[z];
+    if (zone.bytes < max_bs) {
+      errors.push_back("zone " + std::to_string(z + 1) + " (" + model::zones_text({spec.zones[z]}) + ") covers " +
+                       std::to_string(zone.bytes) + " B of the ActiveRange, less than one " +
+                       core::format_block_size(max_bs) + " block");
+      continue;
+    }
+    for (uint32_t bytes : sizes) zone.blocks.push_back(zone.bytes / bytes);
+    p.zones.push_back(std::move(zone));
+    for (uint32_t k = 0; k < spec.zones[z].io_pct && at < p.zone_table.size(); ++k)
+      p.zone_table[at++] = static_cast<uint8_t>(z);
+  }
 }
 
 static std::vector<model::BlockSizeShare> shares_of(const model::AccessSpec& spec) {
@@ -34,6 +61,10 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
   if (spec.queue_depth == 0) errors.push_back("queue depth must be at least 1");
   if (spec.read_pct > 100) errors.push_back("read percentage above 100");
   if (spec.active_range_pct <= 0 || spec.active_range_pct > 100) errors.push_back("ActiveRange must be in (0, 100] %");
+  if (!spec.zones.empty() && spec.pattern == model::AccessPattern::Sequential)
+    errors.push_back("zones apply to random access only; this spec is sequential");
+  if (spec.zones.size() > 100) errors.push_back("at most 100 zones (each needs at least 1 % of the I/Os)");
+  for (auto& m : model::zone_problems(spec.zones)) errors.push_back(std::move(m));
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
 
   const uint32_t max_bs = model::max_block_bytes(spec);
@@ -49,6 +80,16 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
   if (spec.seed == 0) errors.push_back("internal: plan_workers needs a seed");
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
 
+  std::vector<uint32_t> sizes;  // distinct block sizes, in order of first appearance
+  for (const auto& s : shares)
+    if (std::find(sizes.begin(), sizes.end(), s.bytes) == sizes.end()) sizes.push_back(s.bytes);
+  auto size_index = [&](uint32_t bytes) {
+    return static_cast<uint32_t>(std::find(sizes.begin(), sizes.end(), bytes) - sizes.begin());
+  };
+  WorkerPlan zoned;
+  if (!spec.zones.empty()) plan_zones(spec, range, max_bs, sizes, zoned, errors);
+  if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
+
   std::vector<WorkerPlan> plans(spec.threads);
   const uint64_t budget_each = spec.bytes_limit ? spec.bytes_limit / spec.threads : UINT64_MAX;
   for (uint32_t w = 0; w < spec.threads; ++w) {
@@ -62,7 +103,9 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     size_t at = 0;
     for (const auto& s : shares)
       for (uint32_t k = 0; k < s.percent && at < p.block_table.size(); ++k)
-        p.block_table[at++] = BlockChoice{s.bytes, slice / s.bytes};
+        p.block_table[at++] = BlockChoice{s.bytes, slice / s.bytes, size_index(s.bytes)};
+    p.zones = zoned.zones;
+    p.zone_table = zoned.zone_table;
     p.read_threshold = (uint64_t{spec.read_pct} << 32) / 100;
     if (spec.read_pct == 100) p.read_threshold = uint64_t{1} << 32;
     p.byte_budget = budget_each;

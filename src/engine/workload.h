@@ -1,8 +1,9 @@
 // engine/workload.h — turns an AccessSpec and a target into per-worker plans before any I/O
 // starts, so the hot loop only reads precomputed tables (no configuration branches): the
-// block-size table, the read threshold, the worker's region of the ActiveRange, its byte
-// budget and its pacing rate. Also the offset generators the loop is instantiated with.
-// May use: core, model, engine/rng.h.
+// block-size table, the read threshold, the worker's region of the ActiveRange, the zones of
+// a zoned random distribution, its byte budget and its pacing rate. Also the offset
+// generators the loop is instantiated with (the io_uring engine and the simulated drive use
+// the same ones). May use: core, model, engine/rng.h.
 #pragma once
 
 #include <array>
@@ -21,6 +22,18 @@ namespace pts::engine {
 struct BlockChoice {
   uint32_t bytes = 0;
   uint64_t blocks_in_region = 0;
+  uint32_t size_index = 0;  ///< index of this size in OffsetZone::blocks
+};
+
+/// One zone of a zoned random distribution, as byte offsets: I/Os drawn into it land
+/// uniformly on whole blocks in [start, start + bytes). `blocks[i]` is how many blocks of the
+/// i-th distinct size (BlockChoice::size_index) fit. Zone starts are multiples of the largest
+/// block size, so every size that divides it stays aligned to itself as in the uniform case
+/// (odd sizes such as 3.5 KiB are whole blocks from the zone start, LBA-aligned).
+struct OffsetZone {
+  uint64_t start = 0;
+  uint64_t bytes = 0;
+  std::vector<uint64_t> blocks;
 };
 
 /// Everything one worker needs for one cell, fixed before the loop starts.
@@ -31,6 +44,10 @@ struct WorkerPlan {
   uint64_t region_start = 0;  ///< bytes; 0 for random (all workers share the ActiveRange)
   uint64_t region_bytes = 0;  ///< random: the ActiveRange; sequential: this worker's slice
   std::array<BlockChoice, 100> block_table{};  ///< indexed by a uniform draw in [0, 100)
+  /// Zoned random distribution (spec.zones): empty = uniform over the region. zone_table
+  /// maps a uniform draw in [0, 100) to a zone, so each zone gets its io_pct of the draws.
+  std::vector<OffsetZone> zones;
+  std::array<uint8_t, 100> zone_table{};
   uint32_t max_block_bytes = 0;
   /// An I/O is a read when (rng >> 32) < read_threshold; 2^32 means always read.
   uint64_t read_threshold = 0;
@@ -65,12 +82,24 @@ inline const BlockChoice& draw_block(const WorkerPlan& plan, Rng& rng) {
   return plan.block_table[pick];
 }
 
-/// Uniform random offsets, aligned to each I/O's block size, over [start, start + region).
+/// Random offsets, aligned to each I/O's block size, over [start, start + region): uniform,
+/// or first a zone by its I/O share and then uniform inside it. The uniform case costs one
+/// bounded draw; a zoned one a multiply more.
 struct RandomOffsets {
   uint64_t start = 0;
-  explicit RandomOffsets(const WorkerPlan& plan) : start(plan.region_start) {}
+  const OffsetZone* zones = nullptr;  ///< null: uniform
+  const uint8_t* zone_table = nullptr;
+  explicit RandomOffsets(const WorkerPlan& plan) : start(plan.region_start) {
+    if (!plan.zones.empty()) {
+      zones = plan.zones.data();
+      zone_table = plan.zone_table.data();
+    }
+  }
   uint64_t next(Rng& rng, const BlockChoice& block) {
-    return start + rng.below(block.blocks_in_region) * block.bytes;
+    if (zones == nullptr) return start + rng.below(block.blocks_in_region) * block.bytes;
+    const auto pick = static_cast<size_t>((static_cast<unsigned __int128>(rng.next()) * 100u) >> 64);
+    const OffsetZone& z = zones[zone_table[pick]];
+    return start + z.start + rng.below(z.blocks[block.size_index]) * block.bytes;
   }
 };
 

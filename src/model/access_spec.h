@@ -16,6 +16,14 @@ struct BlockSizeShare {
   uint32_t percent = 0;
 };
 
+/// One zone of the zoned random distribution (fio's `random_distribution=zoned`): `io_pct`
+/// of the I/Os go, uniformly, to the next `range_pct` of the ActiveRange. Zones follow each
+/// other from the start of the ActiveRange in the order given (ECW: 50/5, 30/15, 20/80).
+struct AccessZone {
+  uint32_t io_pct = 0;     ///< share of the I/Os, percent (all zones sum to 100)
+  double range_pct = 0;    ///< share of the ActiveRange, percent (all zones sum to 100)
+};
+
 /// A workload the engine runs for a duration or a byte budget. TC = threads, QD =
 /// queue_depth per thread (total OIO = TC × QD).
 struct AccessSpec {
@@ -28,6 +36,7 @@ struct AccessSpec {
   double seconds = 60.0;                 ///< duration; ignored when bytes_limit > 0
   uint64_t bytes_limit = 0;              ///< stop after this many bytes (WIPC 2× capacity)
   double active_range_pct = 100.0;       ///< ActiveRange, % of the target's LBAs from LBA 0
+  std::vector<AccessZone> zones;         ///< random access only; empty = uniform over the ActiveRange
   uint64_t rate_iops = 0;                ///< pacing target for all threads; 0 = unthrottled
   uint64_t seed = 0;                     ///< 0 = pick one; the engine records what it used
 };
@@ -37,5 +46,23 @@ std::string rw_name(const AccessSpec& spec);
 
 /// Largest block size the spec can issue.
 uint32_t max_block_bytes(const AccessSpec& spec);
+
+/// Problems with a zone list, in words ("zone shares of the I/Os sum to 90 %, not 100 %");
+/// empty when valid or when `zones` is empty (uniform). Whether each zone holds a block
+/// depends on the target and is checked where its size is known.
+std::vector<std::string> zone_problems(const std::vector<AccessZone>& zones);
+
+/// Parses fio's zoned syntax without the "zoned:" prefix, "50/5:30/15:20/80" (I/O % / range %
+/// per zone, in order). On a syntax error returns false and says why in `why`; the sums are
+/// checked by zone_problems().
+bool parse_zones(const std::string& text, std::vector<AccessZone>& out, std::string& why);
+
+/// Byte boundaries of `zones` over an ActiveRange of `range` bytes: zones.size() + 1 offsets
+/// from 0 to `range`, the inner ones rounded down to a multiple of `align` (the largest block
+/// size, so every I/O stays aligned to its own size). Zone i is [bounds[i], bounds[i + 1]).
+std::vector<uint64_t> zone_bounds(const std::vector<AccessZone>& zones, uint64_t range, uint32_t align);
+
+/// The same text back ("50/5:30/15:20/80"); "" for uniform.
+std::string zones_text(const std::vector<AccessZone>& zones);
 
 }  // namespace pts::model

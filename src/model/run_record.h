@@ -15,7 +15,8 @@
 
 namespace pts::model {
 
-inline constexpr int kRunRecordSchemaVersion = 1;
+/// 2: AccessSpec.zones (zoned random distribution). Version 1 records load unchanged.
+inline constexpr int kRunRecordSchemaVersion = 2;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {

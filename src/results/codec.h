@@ -59,9 +59,10 @@ NLOHMANN_JSON_SERIALIZE_ENUM(RunState, {{RunState::Running, "running"},
                                         {RunState::Failed, "failed"}})
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BlockSizeShare, bytes, percent)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessZone, io_pct, range_pct)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSpec, pattern, read_pct, block_bytes, bs_split,
                                                 threads, queue_depth, seconds, bytes_limit,
-                                                active_range_pct, rate_iops, seed)
+                                                active_range_pct, zones, rate_iops, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
                                                 p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
                                                 percentile_rel_error)

@@ -115,3 +115,22 @@ TEST(AccessOptions, TargetChecksNameTheOption) {
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("--active-range"), std::string::npos);
 }
+
+TEST(AccessOptions, ZonesParseAndAreChecked) {
+  auto p = parse_access_options({"--zones", "50/5:30/15:20/80", "--rw", "randrw", "--read-pct", "40"});
+  ASSERT_TRUE(p.ok()) << testing::PrintToString(p.errors);
+  model::AccessSpec s;
+  p.options.apply_to(s);
+  ASSERT_EQ(s.zones.size(), 3u);
+  EXPECT_EQ(s.zones[2].io_pct, 20u);
+  EXPECT_TRUE(mentions(parse_access_options({"--zones", "50/5:30/15:10/80"}).errors, "--zones 50/5:30/15:10/80"));
+  EXPECT_TRUE(mentions(parse_access_options({"--zones", "50/5:30/15:10/80"}).errors, "sum to 90 %"));
+  EXPECT_TRUE(mentions(parse_access_options({"--zones", "50"}).errors, "IO_PCT/RANGE_PCT"));
+  EXPECT_TRUE(mentions(parse_access_options({"--zones", "100/100", "--rw", "write"}).errors, "random access"));
+  // Each zone must hold a block of the largest size on the target.
+  s.block_bytes = 1 << 20;
+  s.zones = {{50, 0.01}, {50, 99.99}};
+  EXPECT_TRUE(mentions(app::check_spec_for_target(s, 512, 1ull << 30), "zone 1 covers"));
+  s.zones = {{50, 5}, {50, 95}};
+  EXPECT_TRUE(app::check_spec_for_target(s, 512, 1ull << 30).empty());
+}

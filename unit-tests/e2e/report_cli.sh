@@ -49,7 +49,7 @@ grep -q "run.json" <<<"$out" || fail "message does not name run.json: $out"
 
 # 4. A newer schema_version.
 d=$WORK/latency
-sed -i 's/"schema_version": *1,/"schema_version": 999,/' "$d/run.json"
+sed -i -E 's/"schema_version": *[0-9]+,/"schema_version": 999,/' "$d/run.json"
 grep -q '"schema_version": 999' "$d/run.json" || fail "could not edit schema_version"
 expect_rc 2 "newer schema" -- "$PTSUITE" report "$d"
 grep -q "schema_version" <<<"$out" || fail "message does not name schema_version: $out"

@@ -33,6 +33,10 @@ expect_bad "--seconds -1" "--seconds -1: " "$new" --size 1m --seconds -1
 expect_bad "--active-range 150" "--active-range 150: " "$new" --size 1m --active-range 150
 expect_bad "unknown --rw" "--rw randfoo: unknown pattern" "$new" --size 1m --rw randfoo
 expect_bad "missing --size" "--size: needed" "$new"
+expect_bad "--zones not summing to 100" "--zones 50/5:30/15:10/80: zone shares of the I/Os sum to 90 %" "$new" --size 1m \
+  --zones 50/5:30/15:10/80
+expect_bad "--zones zone smaller than a block" "--zones 50/1:50/99: zone 1 covers" "$new" --size 1m --bs 64k \
+  --zones 50/1:50/99
 expect_bad "unknown option" "--bogus: unknown option" "$new" --size 1m --bogus
 [ -e "$new" ] && { echo "FAIL: a bad command created $new"; fail=1; }
 
