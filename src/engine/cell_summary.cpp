@@ -43,6 +43,8 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
   r.mbps = r.read_mbps + r.write_mbps;
   r.read_latency = reads.summary();
   r.write_latency = writes.summary();
+  r.read_histogram = reads.to_record();
+  r.write_histogram = writes.to_record();
   LatencyHistogram all = reads;
   all.merge(writes);
   r.latency = all.summary();

@@ -38,7 +38,7 @@ uint64_t LatencyHistogram::percentile_ns(double pct) const {
   // Rank of the wanted sample, 1-based: ceil(pct/100 × N), at least 1.
   double rank_d = std::ceil(pct / 100.0 * static_cast<double>(samples_) - 1e-9);
   uint64_t rank = rank_d < 1 ? 1 : static_cast<uint64_t>(rank_d);
-  if (rank > samples_) rank = samples_;
+  if (rank >= samples_) return max_ns_;
   uint64_t seen = 0;
   for (size_t i = 0; i < kBuckets; ++i) {
     seen += counts_[i];
@@ -48,6 +48,37 @@ uint64_t LatencyHistogram::percentile_ns(double pct) const {
     }
   }
   return max_ns_;
+}
+
+model::LatencyHistogramRecord LatencyHistogram::to_record() const {
+  model::LatencyHistogramRecord r;
+  r.sub_bucket_bits = kSubBits;
+  r.max_bit = kMaxBit;
+  r.samples = samples_;
+  r.sum_ns = sum_ns_;
+  r.min_ns = min_ns();
+  r.max_ns = max_ns_;
+  for (size_t i = 0; i < kBuckets; ++i)
+    if (counts_[i]) r.buckets.push_back({static_cast<uint32_t>(i), counts_[i]});
+  return r;
+}
+
+bool LatencyHistogram::merge_record(const model::LatencyHistogramRecord& r) {
+  if (r.sub_bucket_bits == 0) return r.samples == 0;
+  if (r.sub_bucket_bits != kSubBits || r.max_bit != kMaxBit) return false;
+  uint64_t total = 0;
+  for (const auto& b : r.buckets) {
+    if (b.index >= kBuckets) return false;
+    total += b.count;
+  }
+  if (total != r.samples) return false;
+  if (r.samples == 0) return true;
+  for (const auto& b : r.buckets) counts_[b.index] += b.count;
+  samples_ += r.samples;
+  sum_ns_ += r.sum_ns;
+  min_ns_ = std::min(min_ns_, r.min_ns);
+  max_ns_ = std::max(max_ns_, r.max_ns);
+  return true;
 }
 
 model::LatencySummary LatencyHistogram::summary() const {

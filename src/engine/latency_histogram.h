@@ -1,8 +1,10 @@
 // engine/latency_histogram.h — a log-linear latency histogram (HdrHistogram-style): values
 // below 2^kSubBits ns are counted exactly; above, each power of two is split into 2^kSubBits
 // equal buckets. Percentiles report the bucket midpoint clamped to the exact min/max, so
-// their relative error is at most kRelativeError (1/256 ≈ 0.39 %). Histograms of several
-// workers merge by adding counts. May use: core, model.
+// their relative error is at most kRelativeError (1/256 ≈ 0.39 %); percentile 100 is the
+// exact maximum. Histograms of several workers, or of a Measurement Window's Rounds, merge by
+// adding counts. to_record()/from_record() convert to the sparse form stored in run.json
+// (model::LatencyHistogramRecord). May use: core, model.
 #pragma once
 
 #include <array>
@@ -38,11 +40,13 @@ class LatencyHistogram {
 
   uint64_t samples() const { return samples_; }
   uint64_t min_ns() const { return samples_ ? min_ns_ : 0; }
+  uint64_t sum_ns() const { return sum_ns_; }
   uint64_t max_ns() const { return max_ns_; }
   double mean_ns() const { return samples_ ? static_cast<double>(sum_ns_) / static_cast<double>(samples_) : 0.0; }
 
   /// The value at percentile `pct` (0 < pct ≤ 100): the sample of rank ceil(pct/100 × N)
-  /// in sorted order, within kRelativeError. 0 when empty.
+  /// in sorted order, within kRelativeError; rank N (pct 100) is the exact maximum. 0 when
+  /// empty.
   uint64_t percentile_ns(double pct) const;
 
   /// Mean, exact min/max, p50/p99/p99.9/p99.99/p99.999 and the error bound.
@@ -58,6 +62,14 @@ class LatencyHistogram {
   }
   static uint64_t bucket_low(size_t index);
   static uint64_t bucket_width(size_t index);
+
+  /// The sparse stored form: the scheme (sub-bucket bits, max bit), exact count, sum,
+  /// min and max, and only the non-empty buckets in ascending order.
+  model::LatencyHistogramRecord to_record() const;
+  /// Adds a stored histogram to this one. False (and nothing added) when the record uses
+  /// another bucket scheme, has an index out of range, or its counts do not add up to its
+  /// samples; a record without a histogram (sub_bucket_bits 0) and no samples adds nothing.
+  bool merge_record(const model::LatencyHistogramRecord& record);
 
  private:
   std::vector<uint64_t> counts_;

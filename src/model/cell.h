@@ -25,6 +25,28 @@ struct LatencySummary {
   double percentile_rel_error = 0;  ///< bound on |reported − exact| / exact for percentiles
 };
 
+/// One non-empty bucket of a stored latency histogram.
+struct HistogramBucket {
+  uint32_t index = 0;
+  uint64_t count = 0;
+};
+
+/// A latency histogram as stored in the record: log-linear buckets, only the non-empty ones,
+/// ascending by index. With S = 2^sub_bucket_bits, bucket i covers [low, low + width) ns:
+/// i < 2S: low = i, width = 1 (exact); else shift = floor(i / S) − 1,
+/// low = (S + i mod S) << shift, width = 1 << shift. The last bucket, index
+/// (max_bit − sub_bucket_bits + 2) × S − 1, also holds every value ≥ 2^(max_bit + 1) ns.
+/// sub_bucket_bits = 0 means "no histogram recorded" (records older than schema 3).
+struct LatencyHistogramRecord {
+  uint32_t sub_bucket_bits = 0;
+  uint32_t max_bit = 0;
+  uint64_t samples = 0;
+  uint64_t sum_ns = 0;  ///< exact sum of the latencies (the mean is sum_ns / samples)
+  uint64_t min_ns = 0;  ///< exact
+  uint64_t max_ns = 0;  ///< exact
+  std::vector<HistogramBucket> buckets;
+};
+
 /// Result of running one AccessSpec.
 struct CellResult {
   std::string cell_id;        ///< e.g. "rw65-bs4096"; empty for ad-hoc specs
@@ -44,6 +66,10 @@ struct CellResult {
   LatencySummary latency;     ///< all I/Os
   LatencySummary read_latency;
   LatencySummary write_latency;
+  /// Every I/O's latency, reads and writes apart (all I/Os = their sum): what the
+  /// Measurement Window's percentiles are computed from.
+  LatencyHistogramRecord read_histogram;
+  LatencyHistogramRecord write_histogram;
   double cpu_usr_pct = 0;     ///< process user CPU / wall × 100 (100 = one core)
   double cpu_sys_pct = 0;
   double littles_law_oio = 0; ///< iops × mean latency; ≈ TC×QD when the engine keeps up

@@ -15,8 +15,9 @@
 
 namespace pts::model {
 
-/// 2: AccessSpec.zones (zoned random distribution). Version 1 records load unchanged.
-inline constexpr int kRunRecordSchemaVersion = 2;
+/// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
+/// window percentiles from the merged histograms. Older records load unchanged.
+inline constexpr int kRunRecordSchemaVersion = 3;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {
@@ -42,7 +43,9 @@ struct RoundRecord {
 };
 
 /// The reported value of one cell: the mean over the Measurement Window only (rounds
-/// window_first_round … window_last_round); MRT is the maximum over the window.
+/// window_first_round … window_last_round); MRT is the maximum over the window; percentiles
+/// are those of every I/O of the window (the Rounds' histograms merged), never an average of
+/// the Rounds' percentiles.
 struct CellWindowResult {
   std::string cell_id;
   uint32_t rounds = 0;          ///< rounds averaged (5, or fewer when the cap was lower)
@@ -54,7 +57,17 @@ struct CellWindowResult {
   double write_mbps = 0;
   double mean_latency_ns = 0;   ///< ART: mean of the per-round means
   uint64_t max_latency_ns = 0;  ///< MRT: maximum over the window
-  double p99_999_latency_ns = 0;///< mean of the per-round 99.999th percentiles
+  double p99_999_latency_ns = 0;///< 5 nines of the merged window histogram (= latency.p99_999_ns)
+  /// Percentiles of the merged window histograms (all I/Os, reads, writes); max_ns is exact.
+  /// samples = every I/O of the window; mean_ns their pooled mean (ART above is the mean of
+  /// the Rounds' means, as the spec reports it).
+  LatencySummary latency;
+  LatencySummary read_latency;
+  LatencySummary write_latency;
+  /// True when the percentiles above come from the merged window histograms. False in a
+  /// record from before schema 3, or when a window cell carried no histogram: then the
+  /// summaries are empty and p99_999_latency_ns is the mean of the Rounds' values.
+  bool percentiles_pooled = false;
 };
 
 /// Progress and results of one sub-test.

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/latency_histogram.h"
+
 namespace pts::runner {
 
 std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& plan,
@@ -13,6 +15,8 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
     if (!cell.applicable) continue;
     model::CellWindowResult w;
     w.cell_id = cell.id;
+    engine::LatencyHistogram reads, writes;
+    bool pooled = true;
     for (const auto& round : rounds) {
       if (round.round < first_round || round.round > last_round) continue;
       for (const auto& c : round.cells) {
@@ -27,6 +31,9 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
         w.mean_latency_ns += c.latency.mean_ns;
         w.p99_999_latency_ns += static_cast<double>(c.latency.p99_999_ns);
         w.max_latency_ns = std::max(w.max_latency_ns, c.latency.max_ns);
+        const bool has = c.read_histogram.sub_bucket_bits != 0 || c.write_histogram.sub_bucket_bits != 0 ||
+                         c.latency.samples == 0;
+        pooled = pooled && has && reads.merge_record(c.read_histogram) && writes.merge_record(c.write_histogram);
         break;
       }
     }
@@ -40,6 +47,15 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
       w.write_mbps /= n;
       w.mean_latency_ns /= n;
       w.p99_999_latency_ns /= n;
+    }
+    if (w.rounds > 0 && pooled) {
+      engine::LatencyHistogram all = reads;
+      all.merge(writes);
+      w.latency = all.summary();
+      w.read_latency = reads.summary();
+      w.write_latency = writes.summary();
+      w.p99_999_latency_ns = static_cast<double>(w.latency.p99_999_ns);
+      w.percentiles_pooled = true;
     }
     out.push_back(std::move(w));
   }

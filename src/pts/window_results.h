@@ -1,7 +1,10 @@
 // pts/window_results.h — the numbers a PTS report states for each cell: means over the
 // Measurement Window only (rounds first … last), never over rounds outside it. ART is the
 // mean of the per-round means, MRT the maximum over the window (the natural reading of
-// "maximum"; pts-digest §5.3 notes the spec wording is unconfirmed). May use: core, model.
+// "maximum"; pts-digest §5.3 notes the spec wording is unconfirmed). Percentiles (5 nines and
+// every other one shown) are those of all the window's I/Os: the Rounds' stored histograms
+// merged, never an average of per-Round percentiles. May use: core, model, engine
+// (latency_histogram.h).
 #pragma once
 
 #include <cstdint>

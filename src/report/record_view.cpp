@@ -96,9 +96,25 @@ const model::RoundRecord* find_round(const model::SubTestRecord& st, uint32_t ro
   return nullptr;
 }
 
+/// A percentile of the stored Measurement Window (pooled by pts from the Rounds' merged
+/// histograms), in ms; nullopt when the record holds none for the cell.
+static std::optional<double> stored_window_percentile(const model::SubTestRecord& st, std::string_view cell_id,
+                                                      std::string_view metric) {
+  for (const auto& w : st.window_results) {
+    if (w.cell_id != cell_id || !w.percentiles_pooled) continue;
+    if (metric == "p99_ms") return static_cast<double>(w.latency.p99_ns) / kNsPerMs;
+    if (metric == "p99_99_ms") return static_cast<double>(w.latency.p99_99_ns) / kNsPerMs;
+    if (metric == "p99_999_ms") return static_cast<double>(w.latency.p99_999_ns) / kNsPerMs;
+  }
+  return std::nullopt;
+}
+
 std::optional<double> window_aggregate(const model::SubTestRecord& st, const ReportedRounds& rounds,
                                        std::string_view cell_id, std::string_view metric,
                                        Aggregate aggregate) {
+  // Window percentiles are not averages of the Rounds' percentiles: read what pts stored.
+  if (rounds.from_record)
+    if (auto v = stored_window_percentile(st, cell_id, metric)) return v;
   double sum = 0, max = 0;
   size_t n = 0;
   for (const auto& r : st.rounds) {

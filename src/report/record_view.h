@@ -57,7 +57,8 @@ const model::CellResult* find_cell(const model::RoundRecord& round, std::string_
 const model::RoundRecord* find_round(const model::SubTestRecord& st, uint32_t round);
 
 /// `metric` of `cell_id` aggregated over Rounds `rounds.first..rounds.last` (only those);
-/// nullopt when no reported Round holds the cell.
+/// nullopt when no reported Round holds the cell. Percentile metrics of a stored window are
+/// read from its window_results (percentiles of the merged window histograms), not averaged.
 std::optional<double> window_aggregate(const model::SubTestRecord& st, const ReportedRounds& rounds,
                                        std::string_view cell_id, std::string_view metric,
                                        Aggregate aggregate);

@@ -66,10 +66,19 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSpec, pattern, read_pct, b
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
                                                 p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
                                                 percentile_rel_error)
+// A histogram bucket is stored as a pair [index, count] to keep the record compact.
+inline void to_json(nlohmann::json& j, const HistogramBucket& b) { j = nlohmann::json::array({b.index, b.count}); }
+inline void from_json(const nlohmann::json& j, HistogramBucket& b) {
+  b.index = j.at(0).get<uint32_t>();
+  b.count = j.at(1).get<uint64_t>();
+}
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencyHistogramRecord, sub_bucket_bits, max_bit, samples,
+                                                sum_ns, min_ns, max_ns, buckets)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, started_wall_ns, seconds,
                                                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                                                 write_iops, iops, mbps, read_mbps, write_mbps, latency,
-                                                read_latency, write_latency, cpu_usr_pct, cpu_sys_pct,
+                                                read_latency, write_latency, read_histogram,
+                                                write_histogram, cpu_usr_pct, cpu_sys_pct,
                                                 littles_law_oio, completion_poll_ns, ios_per_second,
                                                 io_errors, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
@@ -116,7 +125,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RoundRecord, round, started_wall
                                                 max_cell_gap_ns, mean_cell_gap_ns, cell_gaps_ns, verdict)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellWindowResult, cell_id, rounds, iops, read_iops,
                                                 write_iops, mbps, read_mbps, write_mbps,
-                                                mean_latency_ns, max_latency_ns, p99_999_latency_ns)
+                                                mean_latency_ns, max_latency_ns, p99_999_latency_ns,
+                                                latency, read_latency, write_latency, percentiles_pooled)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, wipc, rounds, complete,
                                                 steady_state_reached, window_first_round,
                                                 window_last_round, final_verdict, window_results)

@@ -9,7 +9,8 @@ Checks (each failure is printed; exit 1 if any):
     (--cells N: and the first sub-test has N applicable cells);
   * the stop rule: the last Round is the first steady one, or the cap was reached without one;
   * the reported window averages equal a recomputation from the journal's cell events over
-    the Measurement Window only;
+    the Measurement Window only, and the window percentiles equal those of the journal cells'
+    latency histograms merged (histogram_audit.py);
   * `ptsuite analyze` on each Tracking Variable's series (taken from the journal) agrees with
     the run's verdict: the first Round where every variable's window is steady;
   * cell gaps were measured in every Round;
@@ -21,6 +22,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import histogram_audit  # noqa: E402
 
 problems = []
 
@@ -107,6 +111,7 @@ def main():
                 mean = sum(get(c) for c in vals) / len(vals)
                 check(close(w[key], mean), f"{name} {cid}: window {key} {w[key]} != journal mean {mean}")
             check(w["max_latency_ns"] == max(c["latency"]["max_ns"] for c in vals), f"{name} {cid}: window MRT")
+            problems.extend(histogram_audit.audit_window(f"{name} {cid}", vals, w))
         # analyze on the tracking series agrees with the verdict.
         per_var = []
         for tv in sp["tracking"]:

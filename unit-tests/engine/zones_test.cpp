@@ -59,7 +59,9 @@ TEST(ZonedOffsets, EachZoneGetsItsShareAlignedInsideAndUniform) {
     while (z < 2 && off >= bounds[z + 1]) ++z;
     ASSERT_EQ(off % 512, 0u);
     ASSERT_EQ((off - bounds[z]) % block.bytes, 0u);  // whole blocks from the zone start
-    if ((block.bytes & (block.bytes - 1)) == 0) ASSERT_EQ(off % block.bytes, 0u);  // and aligned to its size
+    if ((block.bytes & (block.bytes - 1)) == 0) {
+      ASSERT_EQ(off % block.bytes, 0u);  // and aligned to its own size
+    }
     ASSERT_LE(off + block.bytes, bounds[z + 1]) << "I/O crosses the end of zone " << z;
     ++per_zone[z];
     if (z == 2)

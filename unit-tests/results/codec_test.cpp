@@ -117,3 +117,31 @@ TEST(Codec, PurgeMethodNamesMatchTheModelTable) {
   }
   EXPECT_FALSE(model::purge_method_from_name("auto").has_value());
 }
+
+TEST(Codec, HistogramsAreCompactPairsAndZonesRoundTrip) {
+  auto r = sample_record();
+  auto& c = r.subtests[0].rounds[0].cells[0];
+  c.read_histogram.sub_bucket_bits = 7;
+  c.read_histogram.max_bit = 47;
+  c.read_histogram.samples = 5;
+  c.read_histogram.buckets = {{300, 2}, {1400, 3}};
+  c.spec.zones = {{50, 5}, {30, 15}, {20, 80}};
+  nlohmann::json j = r;
+  const auto& h = j["subtests"][0]["rounds"][0]["cells"][0]["read_histogram"];
+  EXPECT_EQ(h["buckets"], nlohmann::json::parse("[[300,2],[1400,3]]"));
+  EXPECT_EQ(h["sub_bucket_bits"], 7);
+  EXPECT_EQ(j["subtests"][0]["rounds"][0]["cells"][0]["spec"]["zones"][2]["range_pct"], 80.0);
+  auto back = results::parse_run_json(results::run_record_to_json_text(r), "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  const auto& bc = back->subtests[0].rounds[0].cells[0];
+  ASSERT_EQ(bc.read_histogram.buckets.size(), 2u);
+  EXPECT_EQ(bc.read_histogram.buckets[1].index, 1400u);
+  EXPECT_EQ(bc.read_histogram.buckets[1].count, 3u);
+  EXPECT_EQ(bc.spec.zones[1].io_pct, 30u);
+  // A schema-1 record (no histograms, no zones, no pooled window percentiles) still loads.
+  auto old = results::parse_run_json(
+      R"({"schema_version":1,"subtests":[{"id":"main","window_results":[{"cell_id":"x","p99_999_latency_ns":5.0}]}]})",
+      "old");
+  ASSERT_TRUE(old.ok()) << old.error().message();
+  EXPECT_FALSE(old->subtests[0].window_results[0].percentiles_pooled);
+}
