@@ -2,9 +2,15 @@
 # Installs what ptsuite needs to build and test on Debian 12 (root or sudo). Idempotent:
 # apt-get runs only when a package is missing.
 set -euo pipefail
+# tools/fresh-check.sh proves this list on a bare `debootstrap --variant=minbase bookworm`.
 pkgs=(build-essential cmake pkg-config git
-      libnvme-dev libjson-c-dev liburing-dev libeigen3-dev libxlsxwriter-dev libgtest-dev
-      libtomlplusplus-dev nlohmann-json3-dev libcli11-dev)
+      libnvme-dev
+      libjson-c-dev   # libnvme.pc: Requires.private json-c; libnvme-dev does not depend on it
+      libssl-dev      # libnvme.pc: Requires.private openssl; libnvme-dev does not depend on it
+      liburing-dev libeigen3-dev
+      libxlsxwriter-dev
+      zlib1g-dev      # xlsxwriter.pc: Libs -lz; libxlsxwriter-dev does not depend on it
+      libgtest-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev)
 if [ "${1:-}" = "--test" ]; then
   # tests: fio (agreement test), openpyxl (xlsx golden tests), LibreOffice + poppler (render
   # check), QEMU + guest tools (the NVMe VM harness), util-linux/e2fsprogs/fdisk (guard tests)
