@@ -4,7 +4,12 @@
 // May use: core, model, nlohmann_json.
 #pragma once
 
+#include <cmath>
+#include <limits>
 #include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +32,40 @@ struct adl_serializer<std::optional<T>> {
   static void from_json(const json& j, std::optional<T>& v) {
     if (j.is_null()) v.reset();
     else v = j.get<T>();
+  }
+};
+
+// Integers are read strictly: a value outside the member's range (-5 or 1e20 for a uint32_t),
+// a fraction (2.5) or a non-number is a json type_error, i.e. a malformed record, never a
+// silently wrapped value (nlohmann's default wraps negatives and makes out-of-range floats
+// undefined behaviour; found by unit-tests/fuzz). Writing is nlohmann's own.
+template <typename T>
+struct adl_serializer<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
+  template <typename Json>
+  static void to_json(Json& j, T v) {
+    ::nlohmann::to_json(j, v);
+  }
+  template <typename Json>
+  static void from_json(const Json& j, T& v) {
+    using Limits = std::numeric_limits<T>;
+    bool fits = false;
+    if (const auto* u = j.template get_ptr<const typename Json::number_unsigned_t*>()) {
+      fits = std::in_range<T>(*u);
+      if (fits) v = static_cast<T>(*u);
+    } else if (const auto* i = j.template get_ptr<const typename Json::number_integer_t*>()) {
+      fits = std::in_range<T>(*i);
+      if (fits) v = static_cast<T>(*i);
+    } else if (const auto* d = j.template get_ptr<const typename Json::number_float_t*>()) {
+      const double lo = Limits::is_signed ? -std::ldexp(1.0, Limits::digits) : 0.0;
+      fits = std::isfinite(*d) && *d == std::trunc(*d) && *d >= lo && *d < std::ldexp(1.0, Limits::digits);
+      if (fits) v = static_cast<T>(*d);
+    } else {
+      throw detail::type_error::create(302, std::string("type must be number, but is ") + j.type_name(), &j);
+    }
+    if (!fits)
+      throw detail::type_error::create(302, "number " + j.dump() + " is not an integer in [" +
+                                                std::to_string(Limits::min()) + ", " +
+                                                std::to_string(Limits::max()) + "]", &j);
   }
 };
 }  // namespace nlohmann

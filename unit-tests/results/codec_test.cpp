@@ -82,6 +82,22 @@ TEST(Codec, MissingKeysTakeDefaults) {
   EXPECT_EQ(r->state, model::RunState::Running);
 }
 
+// Found by unit-tests/fuzz/fuzz_run_json: an out-of-range number in an integer field was
+// wrapped (-5 -> 4294967291) or, as a float, undefined behaviour.
+TEST(Codec, IntegersOutOfRangeOrFractionalAreMalformed) {
+  for (const char* bad : {"-5", "1e20", "2.5", "4294967296", "\"7\"", "true"}) {
+    const std::string text = std::string(R"({"schema_version":1,"plan":{"max_rounds":)") + bad + "}}";
+    auto r = results::parse_run_json(text, "mem");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput) << bad;
+    EXPECT_NE(r.error().message().find("malformed run record"), std::string::npos) << r.error().message();
+  }
+  auto whole = results::parse_run_json(R"({"schema_version":1,"started_wall_ns":18446744073709551615,"plan":{"max_rounds":30.0}})", "mem");
+  ASSERT_TRUE(whole.ok()) << whole.error().message();
+  EXPECT_EQ(whole->plan.max_rounds, 30u);
+  EXPECT_EQ(whole->started_wall_ns, UINT64_MAX);
+}
+
 TEST(RunStore, RejectsNewerSchemaAndGarbage) {
   auto newer = results::parse_run_json(R"({"schema_version":999})", "x/run.json");
   ASSERT_FALSE(newer.ok());
