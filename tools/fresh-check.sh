@@ -217,12 +217,12 @@ for i in "${!COMMANDS[@]}"; do
     fi
     log "report: $(tr '\n' ' ' <<<"$reports")($sheets xlsx/pdf)"
   else
-    summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$out" | tail -1 || true)
-    if [[ -z $summary ]]; then
+    # Every ctest summary it printed (the main run first; then sanitizer and fuzz runs, if any).
+    summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+|^Total Test time' "$out" || true)
+    if ! grep -qE '% tests passed' <<<"$summary"; then
       log "FAIL: '$cmd' printed no ctest summary"; status=1; break
     fi
-    log "test summary: $summary"
-    grep -E '^Total Test time' "$out" | tail -1 | sed 's/^/fresh-check: /' >&2 || true
+    while read -r line; do log "test summary: $line"; done <<<"$summary"
   fi
 done
 log "times: debootstrap ${t_boot} s$(for i in "${!took[@]}"; do printf ', "%s" %s s' "${COMMANDS[$i]}" "${took[$i]}"; done)"
