@@ -66,7 +66,7 @@ core::Status replay_line(RecordBuilder& b, std::string_view line, const std::str
   json j;
   try {
     j = json::parse(line);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e999
     return core::bad_input(origin + ": not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object() || !j.contains("event") || !j["event"].is_string())

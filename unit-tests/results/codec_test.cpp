@@ -108,6 +108,10 @@ TEST(RunStore, RejectsNewerSchemaAndGarbage) {
   EXPECT_NE(garbage.error().message().find("x/run.json"), std::string::npos);
   auto not_record = results::parse_run_json("[1,2]", "x/run.json");
   EXPECT_FALSE(not_record.ok());
+  // Found by unit-tests/fuzz/fuzz_run_json: 1e999 threw out_of_range past the catch.
+  auto overflow = results::parse_run_json(R"({"schema_version":1,"seconds":1e999})", "x/run.json");
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_NE(overflow.error().message().find("x/run.json: not valid JSON"), std::string::npos);
 }
 
 TEST(RunStore, SaveThenLoadAndMissingDirectory) {

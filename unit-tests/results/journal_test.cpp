@@ -183,6 +183,26 @@ TEST(Journal, GarbageInTheMiddleNamesFileAndLine) {
   EXPECT_NE(loaded.error().message().find("journal.jsonl:3"), std::string::npos) << loaded.error().message();
 }
 
+// Found by unit-tests/fuzz/fuzz_run_json: a number too large for a double (1e999) made
+// nlohmann throw out_of_range, which only parse_error was caught for: std::terminate.
+TEST(Journal, ANumberTooLargeForADoubleIsMalformedNotACrash) {
+  auto dir = fresh_dir("overflow");
+  {
+    auto sink = JournalSink::create(dir);
+    ASSERT_TRUE(sink.ok());
+    drive(**sink);
+  }
+  const std::string path = dir + "/journal.jsonl";
+  std::string text = slurp(path);
+  const size_t third = text.find('\n', text.find('\n') + 1) + 1;
+  text.insert(third, "{\"event\":\"deviation\",\"x\":1e999}\n");
+  { std::ofstream(path, std::ios::binary | std::ios::trunc) << text; }
+  auto loaded = load_journal(dir);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.error().message().find("journal.jsonl:3: not valid JSON"), std::string::npos)
+      << loaded.error().message();
+}
+
 TEST(Journal, RefusesAMissingDirectoryOrAJournalWithoutHeader) {
   EXPECT_FALSE(load_journal("/nonexistent/run").ok());
   auto dir = fresh_dir("noheader");
