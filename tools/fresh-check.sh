@@ -18,6 +18,8 @@
 # Exit: 0 pass; 1 a command failed or a check did not hold; 2 bad input or host set-up
 # (not root, no debootstrap, mirror unreachable, bad REV) — before anything is created.
 set -euo pipefail
+{ # the whole script is one compound command: bash reads it all before running, so editing
+  # or checking out another version of this file during a run cannot change the run
 
 log() { printf 'fresh-check: %s\n' "$*" >&2; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed 's/^# \{0,1\}//;$d' >&2; exit 2; }
@@ -82,13 +84,15 @@ else
   fi
 fi
 SHA=""
-if [[ $WORKTREE -eq 1 ]]; then
+if [[ $(id -u) -ne 0 ]]; then
+  :  # git refuses a root-owned repository to other users; not root is reported above
+elif [[ $WORKTREE -eq 1 ]]; then
   SHA=$(git stash create 2>/dev/null || true)
   [[ -n $SHA ]] || SHA=$(git rev-parse -q --verify HEAD^{commit} || true)
 else
   SHA=$(git rev-parse -q --verify "$REV^{commit}" 2>/dev/null || true)
   [[ -n $SHA ]] || problems+=("REV '$REV' is not a commit of $REPO")
-  [[ -z $(git status --porcelain --untracked-files=no) ]] ||
+  [[ -z $(git status --porcelain --untracked-files=no 2>/dev/null) ]] ||
     log "note: the work tree has uncommitted changes; they are not tested (use --worktree)"
 fi
 mapfile -t COMMANDS < <(awk '
@@ -228,3 +232,4 @@ done
 log "times: debootstrap ${t_boot} s$(for i in "${!took[@]}"; do printf ', "%s" %s s' "${COMMANDS[$i]}" "${took[$i]}"; done)"
 [[ $status -eq 0 ]] && log "PASS" || log "FAIL"
 exit $status
+}
