@@ -33,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint32_t split_total = 0;
   for (const auto& s : o.bs_split) split_total += s.percent;
   FUZZ_CHECK(o.bs_split.empty() || split_total == 100);
+  FUZZ_CHECK(pts::model::zone_problems(o.zones).empty());
 
   pts::config::RunOptions run;
   for (size_t i = 0; i < parsed.rest.size(); ++i) {
