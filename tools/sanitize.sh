@@ -18,7 +18,10 @@ for w in "${which[@]}"; do
     *) echo "sanitize.sh: unknown sanitizer '$w' (asan, tsan)" >&2; exit 2 ;;
   esac
   t0=$(date +%s)
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTS_SANITIZE="$sanitize" >/dev/null
+  # -O1 -g1 (line tables): about half the compile CPU of -O2 -g (codec.cpp: 13.7 vs 30.5 s
+  # user), and stacks keep file:line.
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTS_SANITIZE="$sanitize" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
   cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}"
   t1=$(date +%s)
   ctest --test-dir "$dir" -L "^${label}\$" --output-on-failure -j"$(nproc)"
