@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/sanitize.sh — the unit tests once more under sanitizers, each build in its own
-# directory: every GoogleTest binary under ASan+UBSan (build-asan, `ctest -L unit`) and the
-# engine tests — the threaded code — under TSan (build-tsan, `ctest -L unit_engine`). Only the
+# directory: every GoogleTest binary under ASan+UBSan (build-asan, `ctest -L '^unit_'`) and the
+# engine tests — the threaded code — under TSan (build-tsan, `ctest -L '^unit_engine$'`). Only the
 # test binaries are built, not the whole tree. Any report fails the run (halt_on_error).
 # Run by tools/test.sh; alone: tools/sanitize.sh [asan|tsan]...
 set -euo pipefail
@@ -13,8 +13,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 for w in "${which[@]}"; do
   case $w in
-    asan) dir=build-asan sanitize=address,undefined targets=(unit-tests) label=unit ;;
-    tsan) dir=build-tsan sanitize=thread targets=(test_engine) label=unit_engine ;;
+    asan) dir=build-asan sanitize=address,undefined targets=(unit-tests) label='^unit_' ;;
+    tsan) dir=build-tsan sanitize=thread targets=(test_engine) label='^unit_engine$' ;;
     *) echo "sanitize.sh: unknown sanitizer '$w' (asan, tsan)" >&2; exit 2 ;;
   esac
   t0=$(date +%s)
@@ -24,6 +24,6 @@ for w in "${which[@]}"; do
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
   cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}"
   t1=$(date +%s)
-  ctest --test-dir "$dir" -L "^${label}\$" --output-on-failure -j"$(nproc)"
+  ctest --test-dir "$dir" -L "$label" --output-on-failure -j"$(nproc)"
   echo "sanitize.sh: $w ($sanitize): build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s"
 done
