@@ -117,16 +117,14 @@ mounted_under() {  # mount points at or below $1, deepest first
 cleanup() {
   local rc=$? pid left
   trap - EXIT INT TERM HUP
+  set +e  # best effort to the end: no failing test in here may skip the unmounts
   [[ -n $ROOT ]] || exit "$rc"
   [[ -z $CHILD ]] || kill -TERM -- "-$CHILD" 2>/dev/null || true
   # Processes still running inside the system (started by the commands, e.g. QEMU): TERM,
   # then KILL after 5 s, by id, so their traps can detach loop devices and the mounts can go.
   local n sig=TERM
   for n in 1 2 3 4 5 6 7 8 9 10; do
-    left=()
-    for pid in /proc/[0-9]*; do
-      [[ $(readlink "$pid/root" 2>/dev/null) == "$ROOT" ]] && left+=("${pid#/proc/}")
-    done
+    left=($(find /proc -mindepth 2 -maxdepth 2 -name root -lname "$ROOT" 2>/dev/null | cut -d/ -f3))
     [[ ${#left[@]} -eq 0 ]] && break
     [[ $n -gt 5 ]] && sig=KILL
     kill -"$sig" "${left[@]}" 2>/dev/null || true
@@ -145,6 +143,7 @@ cleanup() {
     exit 1
   fi
   rm -rf --one-file-system "$ROOT"
+  rm -f "$ROOT.debootstrap.log"
   if [[ -e $ROOT ]]; then log "ERROR: could not remove $ROOT"; exit 1; fi
   log "removed $ROOT (nothing left mounted)"
   exit "$rc"
@@ -158,11 +157,23 @@ ROOT=$(mktemp -d "$BASE/ptsuite-fresh.XXXXXX")
 log "commit $(git log -1 --format='%h %s' "$SHA")"
 log "system: $ROOT, mirror: $MIRROR"
 
-# Runs "$@" in the background and waits, so a signal reaches the trap at once.
-run_bg() { setsid "$@" & CHILD=$!; wait "$CHILD"; local rc=$?; CHILD=""; return $rc; }
+# Runs "$@" in a session of its own with its output in file OUT (and on stdout too when
+# SHOW=1), in the background, and waits: a signal reaches the traps at once, and the traps
+# write to this script's own stderr, never into OUT.
+run_bg() {  # run_bg OUT SHOW CMD...
+  local out=$1 show=$2 rc=0 tailpid=""
+  shift 2
+  setsid "$@" >"$out" 2>&1 </dev/null &
+  CHILD=$!
+  if [[ $show -eq 1 ]]; then tail -n +1 -f --pid="$CHILD" "$out" & tailpid=$!; fi
+  wait "$CHILD" || rc=$?
+  CHILD=""
+  [[ -z $tailpid ]] || wait "$tailpid" || true
+  return $rc
+}
 
 t0=$(now)
-run_bg debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" >"$ROOT.debootstrap.log" 2>&1 || {
+run_bg "$ROOT.debootstrap.log" 0 debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" || {
   tail -20 "$ROOT.debootstrap.log" >&2; rm -f "$ROOT.debootstrap.log"; log "FAIL: debootstrap"; exit 1; }
 rm -f "$ROOT.debootstrap.log"
 t_boot=$(( $(now) - t0 ))
@@ -186,12 +197,12 @@ git clone -q --no-checkout "$REPO" "$ROOT/root/ptsuite"
 git -C "$ROOT/root/ptsuite" fetch -q "$REPO" "$SHA"
 git -C "$ROOT/root/ptsuite" checkout -q --detach "$SHA"
 
-in_system() {  # runs one README command in the system, as a new root login would
+in_system() {  # in_system CMD OUT: one README command in the system, as a new root login would
   local envs=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
               LANG=C.UTF-8 TERM=dumb SHELL=/bin/bash USER=root LOGNAME=root)
   local v
   for v in CI http_proxy https_proxy no_proxy; do [[ -z ${!v:-} ]] || envs+=("$v=${!v}"); done
-  run_bg chroot "$ROOT" /usr/bin/env -i "${envs[@]}" /bin/bash -c "cd /root/ptsuite && $1"
+  run_bg "$2" 1 chroot "$ROOT" /usr/bin/env -i "${envs[@]}" /bin/bash -c "cd /root/ptsuite && $1"
 }
 
 status=0
@@ -203,9 +214,8 @@ for i in "${!COMMANDS[@]}"; do
   log "command $((i + 1)): $cmd"
   t0=$(now)
   set +e
-  in_system "$cmd" > >(tee "$out") 2>&1   # not a pipeline: the trap must not wait for it
+  in_system "$cmd" "$out"
   rc=$?
-  wait $! 2>/dev/null                      # tee has written everything
   set -e
   took[$i]=$(( $(now) - t0 ))
   log "command $((i + 1)): '$cmd' exit $rc after ${took[$i]} s"
