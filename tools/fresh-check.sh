@@ -10,7 +10,7 @@
 # Usage: tools/fresh-check.sh [--worktree] [--only-test] [REV]
 #   REV          commit to test (default HEAD)
 #   --worktree   test HEAD plus the uncommitted changes to tracked files (git stash create)
-#   --only-test  run only the README's second command (the test command; what .ci/run uses)
+#   --only-test  run only the README's second command (the test command), e.g. for a shorter CI
 # Environment:
 #   PTS_FRESH_DIR=/var/tmp      where the temporary system is made (needs ~6 GB)
 #   PTS_FRESH_APT_CACHE=DIR     optional: bind DIR as the system's apt package cache (downloads
@@ -115,7 +115,7 @@ mounted_under() {  # mount points at or below $1, deepest first
   awk -v r="$1" '$5 == r || index($5, r "/") == 1 {print $5}' /proc/self/mountinfo | sort -r
 }
 cleanup() {
-  local rc=$? pid left
+  local rc=$? left
   trap - EXIT INT TERM HUP
   set +e  # best effort to the end: no failing test in here may skip the unmounts
   [[ -n $ROOT ]] || exit "$rc"
