@@ -111,6 +111,12 @@ BASE=${PTS_FRESH_DIR:-/var/tmp}
 ROOT=""
 CHILD=""
 now() { date +%s; }
+child_cpu_s() {  # user+sys seconds of every waited-for child so far (bash's `times`, line 2)
+  times | awk 'NR == 2 {
+    n = split($0, t, " "); s = 0
+    for (i = 1; i <= n; i++) { split(t[i], p, "m"); s += p[1] * 60 + p[2] }
+    printf "%d", s }'
+}
 mounted_under() {  # mount points at or below $1, deepest first
   awk -v r="$1" '$5 == r || index($5, r "/") == 1 {print $5}' /proc/self/mountinfo | sort -r
 }
@@ -212,13 +218,13 @@ for i in "${!COMMANDS[@]}"; do
   [[ $ONLY_TEST -eq 1 && $i -eq 0 ]] && continue
   out="$ROOT/root/fresh-check.$i.log"
   log "command $((i + 1)): $cmd"
-  t0=$(now)
+  t0=$(now) c0=$(child_cpu_s)
   set +e
   in_system "$cmd" "$out"
   rc=$?
   set -e
   took[$i]=$(( $(now) - t0 ))
-  log "command $((i + 1)): '$cmd' exit $rc after ${took[$i]} s"
+  log "command $((i + 1)): '$cmd' exit $rc after ${took[$i]} s (CPU user+sys $(( $(child_cpu_s) - c0 )) s; load now $(cut -d' ' -f1-3 /proc/loadavg))"
   if [[ $rc -ne 0 ]]; then
     log "FAIL: '$cmd' exited $rc"; status=1; break
   fi
