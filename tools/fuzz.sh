@@ -25,6 +25,6 @@ set -e
 # Executions per target, from the fuzzers' own final line ("Done N runs in S second(s)").
 awk '/^[0-9]+\/[0-9]+ Test: / {name = $3} /^Done [0-9]+ runs in/ {printf "fuzz.sh: %-18s %s executions in %s s\n", name, $2, $5}' \
   build-fuzz/Testing/Temporary/LastTest.log
-echo "fuzz.sh: inputs that failed: $(find build-fuzz/fuzz-artifacts -type f | wc -l) (build-fuzz/fuzz-artifacts/)"
+echo "fuzz.sh: inputs that failed in this run: $(find build-fuzz/fuzz-artifacts -type f -newermt "@$t1" | wc -l) (build-fuzz/fuzz-artifacts/)"
 echo "fuzz.sh: build $((t1 - t0)) s, fuzzing ${seconds} s per target, $(( $(date +%s) - t1 )) s in all"
 exit "$status"
