@@ -64,6 +64,7 @@ void print_text(const model::DeviceIdentity& id, model::WriteCacheState cache,
   std::printf("Firmware       %s\n", id.firmware.empty() ? "n/a" : id.firmware.c_str());
   if (!id.manufacturer.empty()) std::printf("Manufacturer   %s\n", id.manufacturer.c_str());
   std::printf("Interface      %s\n", id.interface.c_str());
+  std::printf("PCIe link      %s\n", model::pcie_link_label(id.pcie_link).c_str());
   std::printf("Capacity       %llu bytes (%s)\n", static_cast<unsigned long long>(id.capacity_bytes),
               core::format_bytes(id.capacity_bytes).c_str());
   std::printf("LBA size       %u bytes", id.lba_size);

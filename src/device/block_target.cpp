@@ -6,6 +6,7 @@
 
 #include "device/block_ops.h"
 #include "device/guard.h"
+#include "device/pcie_link.h"
 #include "device/sysfs.h"
 #include "device/target_base.h"
 #include "device/targets.h"
@@ -74,6 +75,7 @@ class BlockTarget final : public TargetBase {
     if (id.serial.empty())
       id.serial = "BLOCK-" + sysfs::read_line(sys_ + "/dev").value_or(target_.block_name);
     id.interface = "block device";
+    id.pcie_link = read_pcie_link(target_.block_name);
     return id;
   }
 

@@ -13,6 +13,7 @@
 #include "device/nvme_commands.h"
 #include "device/nvme_decode.h"
 #include "device/nvme_identity.h"
+#include "device/pcie_link.h"
 #include "device/sysfs.h"
 #include "device/target_base.h"
 #include "device/targets.h"
@@ -80,6 +81,7 @@ class NvmeTarget final : public TargetBase {
     AdminCompletion s = transport_->submit(nvme::get_smart_log());
     if (s.ok())
       if (auto log = nvme::decode_smart_log(s.data); log.ok()) id->health = nvme_health(*log);
+    if (!target_.block_name.empty()) id->pcie_link = read_pcie_link(target_.block_name);
     return id;
   }
 

@@ -35,6 +35,23 @@ struct HealthSummary {
   std::optional<uint32_t> critical_warning;
 };
 
+/// The PCIe link of the drive's controller, as read from sysfs (current_link_speed/width,
+/// max_link_speed/width of its PCI function) or stated by a simulated drive. An empty
+/// `source` means there is no PCIe link to read (a file, a loop device, a virtual disk).
+struct PcieLink {
+  std::string source;          ///< "sysfs /sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0", "simulated"; "" = n/a
+  double current_gt_s = 0;     ///< transfer rate per lane now, GT/s (16 = PCIe Gen4)
+  uint32_t current_width = 0;  ///< lanes now
+  double max_gt_s = 0;         ///< the fastest rate the link supports
+  uint32_t max_width = 0;
+};
+
+/// "PCIe Gen4 x4" when current = max, "PCIe Gen3 x2 (max Gen4 x4)" when the link trained
+/// below its maximum, "n/a (not a PCIe device)" without a source.
+std::string pcie_link_label(const PcieLink& link);
+/// "Gen4" for 16 GT/s (Gen1 2.5, Gen2 5, Gen3 8, Gen4 16, Gen5 32, Gen6 64), else "8.5 GT/s".
+std::string pcie_generation(double gt_s);
+
 /// Identity of the device under test. `serial` + `firmware` are re-read before every
 /// destructive phase; a change aborts the run.
 struct DeviceIdentity {
@@ -54,6 +71,7 @@ struct DeviceIdentity {
   uint32_t physical_block_bytes = 0;
   DeviceCapabilities capabilities;
   HealthSummary health;
+  PcieLink pcie_link;        ///< interface speed and width; n/a for files and loop devices
 };
 
 /// Volatile write cache state as recorded in the run.

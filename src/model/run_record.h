@@ -90,6 +90,14 @@ struct Deviation {
   std::string text;
 };
 
+/// A header field the operator states (`--meta key=value`, `--lab FILE.toml`): who tested,
+/// for whom, NAND type, form factor, notes and any other key a lab uses. Printed on every
+/// report page in the order stored; keys are kept as given.
+struct OperatorField {
+  std::string key;    ///< "tested_by", "test_sponsor", "nand_type", "form_factor", "notes", or any other
+  std::string value;
+};
+
 /// A state-machine transition, journaled as it happens.
 struct Transition {
   std::string state;     ///< "Identify", "Guard", "Purge", "VerifyPurge", "WIPC", "Round", ...
@@ -128,6 +136,7 @@ struct RunRecord {
   std::vector<SubTestRecord> subtests;
   std::vector<Deviation> deviations;
   std::vector<Transition> transitions;
+  std::vector<OperatorField> operator_fields;  ///< as the operator stated them; see OperatorField
 };
 
 }  // namespace pts::model

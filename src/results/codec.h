@@ -128,11 +128,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HealthSummary, temperature_c, percentage_used,
                                                 media_errors, data_units_written, data_units_read,
                                                 power_on_hours, critical_warning)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PcieLink, source, current_gt_s, current_width, max_gt_s,
+                                                max_width)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceIdentity, kind, path, manufacturer, model, serial,
                                                 firmware, interface, nvme_version, namespace_id,
                                                 capacity_bytes, lba_size, lba_metadata_bytes,
                                                 lba_format_index, physical_block_bytes, capabilities,
-                                                health)
+                                                health, pcie_link)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, performed, passed, sampled_blocks,
                                                 blocks_still_holding_pattern, expectation, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeRecord, method, chosen_automatically, reason, opcode,
@@ -170,13 +172,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, wipc, 
                                                 steady_state_reached, window_first_round,
                                                 window_last_round, final_verdict, window_results)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OperatorField, key, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
                                                 os, kernel)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
                                                 run_id, command_line, host, started_wall_ns,
                                                 ended_wall_ns, state, failure, device, write_cache,
-                                                plan, subtests, deviations, transitions)
+                                                plan, subtests, deviations, transitions, operator_fields)
 
 }  // namespace pts::model
 
