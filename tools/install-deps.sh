@@ -13,9 +13,11 @@ pkgs=(build-essential cmake pkg-config git
       libgtest-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev)
 if [ "${1:-}" = "--test" ]; then
   # tests: fio (agreement test), openpyxl (xlsx golden tests), LibreOffice + poppler (render
-  # check), QEMU + guest tools (the NVMe VM harness), util-linux/e2fsprogs/fdisk (guard tests),
-  # clang + its runtime (libFuzzer and the sanitizers' clang runtime; tools/fuzz.sh)
-  pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui poppler-utils
+  # check; Carlito has Calibri's metrics, so LibreOffice lays sheets out as Excel does and a
+  # report page stays one printed page), QEMU + guest tools (the NVMe VM harness),
+  # util-linux/e2fsprogs/fdisk (guard tests), clang + its runtime (libFuzzer and the
+  # sanitizers' clang runtime; tools/fuzz.sh)
+  pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui fonts-crosextra-carlito poppler-utils
          qemu-system-x86 busybox-static nvme-cli dmsetup cpio kmod xz-utils
          util-linux e2fsprogs fdisk time
          clang libclang-rt-14-dev)

@@ -31,6 +31,7 @@ const std::vector<RawColumn>& raw_columns() {
   static const std::vector<RawColumn> cols = {
       {"subtest", "Sub-test", "", [](const RawRow& r) { return TableCell::str(r.subtest->id); }},
       {"round", "Round", "0", [](const RawRow& r) { return u(r.round->round); }},
+      {"cell_id", "Cell", "", [](const RawRow& r) { return TableCell::str(r.cell->cell_id); }},
       {"in_window", "In Measurement Window", "",
        [](const RawRow& r) { return TableCell::str(r.in_window ? "yes" : "no"); }},
       {"round_verdict", "Round verdict", "",
@@ -38,7 +39,6 @@ const std::vector<RawColumn>& raw_columns() {
          if (!r.round->verdict) return TableCell::str("");
          return TableCell::str(r.round->verdict->steady ? "steady" : "not steady");
        }},
-      {"cell_id", "Cell", "", [](const RawRow& r) { return TableCell::str(r.cell->cell_id); }},
       {"rw", "Access", "", [](const RawRow& r) { return TableCell::str(model::rw_name(r.cell->spec)); }},
       {"read_pct", "Read %", "0", [](const RawRow& r) { return u(r.cell->spec.read_pct); }},
       {"block_bytes", "Block size (B)", "0",
