@@ -15,6 +15,7 @@
 
 #include "app/block_access_adapter.h"
 #include "app/commands.h"
+#include "config/operator_fields.h"
 #include "app/confirm_prompt.h"
 #include "app/run_session.h"
 #include "config/catalog.h"
@@ -55,7 +56,10 @@ void run_usage(FILE* out) {
                "  --confirm SERIAL    consent to destroy TARGET's data (asked interactively otherwise;\n"
                "                      a file this run creates needs none)\n"
                "  --size SIZE         create a missing file TARGET of this size (e.g. 256m)\n"
-               "  --format LIST       report files: xlsx,json,csv (default all)\n"
+               "  --format LIST       report files: xlsx,json,csv,pdf (default xlsx,json,csv; pdf needs LibreOffice)\n"
+               "  --meta KEY=VALUE    an operator header field (repeatable): tested_by, test_sponsor, nand_type,\n"
+               "                      form_factor, notes or any other key; stored in run.json, on every page\n"
+               "  --lab FILE.toml     operator header fields from a file (key = \"value\" lines); --meta wins\n"
                "  --no-report         write run.json and the journal only\n"
                "  --quiet             no progress output\n"
                "run options:\n",
@@ -116,6 +120,7 @@ int cmd_run(const Args& raw_args) {
   std::optional<std::string> out_dir, confirm;
   std::optional<uint64_t> size_bytes;
   std::vector<std::string> positional;
+  config::OperatorFieldArgs operator_args;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
     if (a == "--help" || a == "-h") {
@@ -134,7 +139,8 @@ int cmd_run(const Args& raw_args) {
       has_inline = true;
     }
     bool takes_value = true;
-    const bool known = a == "--out" || a == "--confirm" || a == "--size" || config::is_run_option(a, &takes_value);
+    const bool known = a == "--out" || a == "--confirm" || a == "--size" || config::OperatorFieldArgs::is_flag(a) ||
+                       config::is_run_option(a, &takes_value);
     if (!known) {
       errors.push_back(a + ": unknown option (see ptsuite run --help)");
       continue;
@@ -147,7 +153,9 @@ int cmd_run(const Args& raw_args) {
       value = args[++i];
     }
     if (a == "--out") out_dir = value;
-    else if (a == "--confirm") confirm = value;
+    else if (config::OperatorFieldArgs::is_flag(a)) {
+      if (auto m = operator_args.take(a, value); !m.empty()) errors.push_back(m);
+    } else if (a == "--confirm") confirm = value;
     else if (a == "--size") {
       auto b = core::parse_size_bytes(value);
       if (!b || *b == 0) errors.push_back("--size: '" + value + "' is not a size (e.g. 256m, 1g)");
@@ -156,6 +164,9 @@ int cmd_run(const Args& raw_args) {
       errors.push_back(m);
     }
   }
+  auto operator_fields = config::resolve_operator_fields(operator_args);
+  if (!operator_fields.ok())
+    errors.insert(errors.end(), operator_fields.error().messages.begin(), operator_fields.error().messages.end());
   if (positional.empty() || positional.size() > 2)
     errors.push_back(positional.empty() ? "TEST: missing (iops, throughput, latency or a definition file)"
                                         : "expected TEST [TARGET], got " + std::to_string(positional.size()) +
@@ -264,6 +275,7 @@ int cmd_run(const Args& raw_args) {
   header.device = *id;
   header.plan = resolved->plan;
   header.deviations = resolved->deviations;
+  header.operator_fields = *operator_fields;
   if (demo)
     header.deviations.push_back({"demo-target", "Built-in demo target: a " + core::format_bytes(*size_bytes) +
                                                     " file (" + target_path + ") re-created for this run, not an SSD"});

@@ -12,6 +12,7 @@
 #include "app/signals.h"
 #include "core/atomic_file.h"
 #include "core/clock.h"
+#include "report/pdf_render.h"
 #include "core/units.h"
 #include "results/run_store.h"
 
@@ -119,7 +120,7 @@ void take_session_options(std::vector<std::string>& args, SessionOptions& option
       std::string v;
       if (a == "--format") {
         if (i + 1 >= args.size()) {
-          errors.push_back("--format: needs a value (xlsx,json,csv)");
+          errors.push_back("--format: needs a value (xlsx,json,csv,pdf)");
           continue;
         }
         v = args[++i];
@@ -134,6 +135,10 @@ void take_session_options(std::vector<std::string>& args, SessionOptions& option
     }
   }
   args = std::move(rest);
+  // A PDF needs LibreOffice: known now, before the first device I/O, not after a long run.
+  if (options.formats.pdf && options.write_report)
+    if (auto soffice = report::find_soffice(); !soffice.ok())
+      errors.insert(errors.end(), soffice.error().messages.begin(), soffice.error().messages.end());
 }
 
 int run_session(const char* command, const std::string& run_dir, engine::IoEngine& engine,
