@@ -47,6 +47,8 @@ std::string subtest_end_line(size_t subtest, const model::SubTestRecord& s) {
   json j = s;
   j.erase("rounds");
   j.erase("purge");
+  j.erase("failed_purges");
+  j.erase("failed_cells");
   j.erase("wipc");
   return dump(json{{"event", "subtest_end"}, {"subtest", subtest}, {"summary", j}});
 }
