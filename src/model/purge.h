@@ -26,13 +26,13 @@ enum class PurgeMethod {
 /// the purge is read back after it. It shows that those LBAs no longer return the data
 /// written; it is not a media-level proof of erasure.
 struct PurgeVerification {
-  std::string method = "LBA read-back check";  ///< what the check is, in the record and the report
   bool performed = false;
   bool passed = false;
   uint32_t sampled_blocks = 0;
   uint32_t blocks_still_holding_pattern = 0;
   std::string expectation;  ///< e.g. "zeroes (deallocated reads zeroes)", "not the pattern"
   std::string detail;
+  std::string method = "LBA read-back check";  ///< what the check is, in the record and the report
 };
 
 /// Everything about one purge (design: PurgeRecord).
