@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "core/units.h"
@@ -202,7 +203,7 @@ int cmd_plan(const Args& args) {
     }
     id = std::move(ident.value());
   }
-  auto resolved = config::resolve_plan(*def, options, id);
+  auto resolved = config::resolve_plan(*def, options, id, engine::uring_engine_limits());
   if (!resolved) {
     for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
     return 2;

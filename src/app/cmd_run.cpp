@@ -227,7 +227,7 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail(id.error());
   }
-  auto resolved = config::resolve_plan(*definition, options, *id);
+  auto resolved = config::resolve_plan(*definition, options, *id, engine::uring_engine_limits());
   if (!resolved.ok()) {
     remove_created();
     return fail(resolved.error());

@@ -13,6 +13,7 @@
 
 #include "app/access_options.h"
 #include "app/commands.h"
+#include "config/engine_check.h"
 #include "core/units.h"
 #include "device/guard.h"
 #include "engine/io_engine.h"
@@ -179,6 +180,8 @@ int cmd_spec(const Args& args) {
       if (target.target.size_bytes > 0)
         for (const auto& m : check_spec_for_target(spec, target.target.logical_block_bytes, target.target.size_bytes))
           errors.push_back(m);
+      for (const auto& m : config::check_engine_limits(spec, engine::uring_engine_limits(), {"--seconds"}))
+        errors.push_back(m);
       if (target.exists && options.size_bytes && target.kind == model::TargetKind::BlockDevice)
         errors.push_back("--size: only for creating a file target; " + target.target.path + " is a block device");
     }

@@ -93,6 +93,16 @@ TEST(SteadyWindow, SlopeExcursionUsesRoundSpanOfTheWindow) {
   EXPECT_NEAR(w.slope_excursion, 50, 1e-9);
 }
 
+TEST(SteadyWindow, AWindowAveragingZeroIsNeverSteady) {
+  auto w = assess_window({0, 0, 0, 0, 0}, 1);  // a drive that completed nothing, five Rounds running
+  EXPECT_EQ(w.average, 0);
+  EXPECT_TRUE(w.data_ok);   // 0 <= 0
+  EXPECT_TRUE(w.slope_ok);
+  EXPECT_FALSE(w.steady);
+  EXPECT_FALSE(assess_window({-1, -1, -1, -1, -1}, 1).steady);
+  EXPECT_TRUE(assess_window({1e-6, 1e-6, 1e-6, 1e-6, 1e-6}, 1).steady);  // small but real
+}
+
 TEST(SteadyWindow, NonFiniteOrTooShortIsNotSteady) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_FALSE(assess_window({1000, 1000, nan, 1000, 1000}, 1).steady);
