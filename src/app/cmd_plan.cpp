@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
@@ -131,7 +132,7 @@ void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                     {"max_rounds_seconds", s.max_rounds_seconds}, {"wipc_bytes", s.wipc_bytes}});
   out["worst_case"] = {{"rounds_seconds", dur.rounds_seconds}, {"unbounded", dur.unbounded},
                        {"wipc_duration", "depends on the drive"}, {"subtests", subs}};
-  std::printf("%s\n", out.dump(2).c_str());
+  std::printf("%s\n", json_text(out).c_str());
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "app/access_options.h"
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "config/engine_check.h"
 #include "core/units.h"
 #include "device/guard.h"
@@ -215,7 +216,7 @@ int cmd_spec(const Args& args) {
   auto result = eng.value()->run(spec, &g_interrupted);
   if (!result) return fail(result.error().messages, core::exit_code(result.error().kind));
   const std::string engine_name = eng.value()->describe();
-  if (json) std::printf("%s\n", result_json(result.value(), target, engine_name).dump(2).c_str());
+  if (json) std::printf("%s\n", json_text(result_json(result.value(), target, engine_name)).c_str());
   else print_text(result.value(), target, engine_name, created);
   std::fflush(stdout);
   if (result->io_errors) {

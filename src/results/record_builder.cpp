@@ -17,6 +17,7 @@ core::Result<model::SubTestRecord*> RecordBuilder::subtest_at(size_t index) {
 
 core::Status RecordBuilder::begin(const model::RunRecord& header) {
   record_ = header;
+  record_.schema_version = model::kRunRecordSchemaVersion;  // the record is written by this code now
   if (record_.subtests.size() < record_.plan.subtests.size()) {
     record_.subtests.resize(record_.plan.subtests.size());
     for (size_t i = 0; i < record_.subtests.size(); ++i) record_.subtests[i].id = record_.plan.subtests[i].id;
