@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "core/units.h"
 #include "device/purge_policy.h"
 #include "device/target_device.h"
@@ -138,7 +139,7 @@ int cmd_info(const Args& args) {
     j["purge_methods"] = nlohmann::json::array();
     for (auto m : methods) j["purge_methods"].push_back(model::purge_method_name(m));
     j["purge_auto"] = auto_choice;
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", json_text(j).c_str());
   } else {
     print_text(*id, *cache, methods, auto_choice);
   }

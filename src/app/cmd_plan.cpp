@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/json_out.h"
+#include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "core/units.h"
@@ -130,7 +132,7 @@ void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                     {"max_rounds_seconds", s.max_rounds_seconds}, {"wipc_bytes", s.wipc_bytes}});
   out["worst_case"] = {{"rounds_seconds", dur.rounds_seconds}, {"unbounded", dur.unbounded},
                        {"wipc_duration", "depends on the drive"}, {"subtests", subs}};
-  std::printf("%s\n", out.dump(2).c_str());
+  std::printf("%s\n", json_text(out).c_str());
 }
 
 }  // namespace
@@ -202,7 +204,7 @@ int cmd_plan(const Args& args) {
     }
     id = std::move(ident.value());
   }
-  auto resolved = config::resolve_plan(*def, options, id);
+  auto resolved = config::resolve_plan(*def, options, id, engine::uring_engine_limits());
   if (!resolved) {
     for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
     return 2;

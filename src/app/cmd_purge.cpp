@@ -12,6 +12,7 @@
 
 #include "app/block_access_adapter.h"
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "app/confirm_prompt.h"
 #include "device/confirm.h"
 #include "device/purge_policy.h"
@@ -126,7 +127,7 @@ int cmd_purge(const Args& args) {
     j["target"] = id->path;
     j["serial"] = id->serial;
     j["method_name"] = model::purge_method_name(record.method);
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", json_text(j).c_str());
   } else if (sent) {
     print_record(*id, record);
   }

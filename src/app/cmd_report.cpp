@@ -1,7 +1,9 @@
 // app/cmd_report.cpp — `ptsuite report RUNDIR [--format xlsx,json,csv,pdf] [--out DIR] [--meta
 // K=V]... [--lab FILE]`: loads
 // RUNDIR/run.json (schema-checked by results/) and renders it with report/ — offline, never
-// touching a device. Exit 0 on success, 2 on bad input (missing/newer run.json, bad flags,
+// touching a device. When the journal is ahead of run.json (killed between the last journal
+// line and the save) run.json is rebuilt from the journal first — only in a directory this
+// user owns that group/others cannot write, and not while a run holds the journal. Exit 0 on success, 2 on bad input (missing/newer run.json, bad flags,
 // unwritable output); nothing half-written either way.
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +19,8 @@
 #include "report/pdf_render.h"
 #include "report/report.h"
 #include "results/codec.h"
+#include "results/journal.h"
+#include "results/run_dir.h"
 #include "results/run_store.h"
 
 namespace pts::app {
@@ -91,6 +95,21 @@ int cmd_report(const Args& args) {
   if (!std::filesystem::is_directory(run_dir))
     return fail(core::bad_input("RUNDIR " + run_dir + " is not a directory"));
   const std::string json_path = run_dir + "/" + results::kRunJson;
+  if (std::filesystem::exists(run_dir + "/" + results::kJournal)) {
+    auto journal = results::load_journal_shared(run_dir);
+    if (!journal) {
+      std::fprintf(stderr, "ptsuite report: note: run.json is rendered as it is (%s)\n", journal.error().message().c_str());
+    } else if (auto trusted = results::check_run_dir_trusted(run_dir); !trusted) {
+      std::fprintf(stderr, "ptsuite report: note: run.json not checked against the journal (%s)\n",
+                   trusted.error().message().c_str());
+    } else {
+      auto rebuilt = results::rebuild_run_json_if_behind(run_dir, journal->record);
+      if (!rebuilt) return fail(rebuilt.error());
+      if (*rebuilt)
+        std::fprintf(stderr, "ptsuite report: run.json was behind the journal; rebuilt it from %s (%zu events)\n",
+                     results::kJournal, journal->events);
+    }
+  }
   if (!std::filesystem::exists(json_path))
     return fail(core::bad_input(run_dir + " holds no " + results::kRunJson + " (not a ptsuite run directory?)"));
   auto text = core::read_file(json_path);

@@ -1,9 +1,14 @@
 // app/cmd_resume.cpp — `ptsuite resume RUNDIR [--format LIST] [--no-report] [--quiet]`:
-// rebuilds the run from RUNDIR/journal.jsonl (a torn last line from kill -9 is dropped),
-// re-checks that the target is the same drive (serial, firmware), records the time lost as a
-// "resume-gap" deviation and continues at the next cell of the round in flight.
+// refuses a run directory another user owns or group/others may write, takes the journal's
+// lock, rebuilds the run from RUNDIR/journal.jsonl (a torn last line from kill -9 is dropped)
+// and rewrites run.json when the journal is ahead of it, re-checks that the target is the same
+// drive (serial, firmware), records the time lost as a "resume-gap" deviation and continues at
+// the next cell of the round in flight (purging again when the purge did not settle, running a
+// failed cell again). A complete run is left alone, except that missing report files are
+// written.
 // May use: every module.
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,7 +19,11 @@
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 #include "pts/runner.h"
+#include "results/codec.h"
+#include "report/report.h"
 #include "results/journal.h"
+#include "results/run_dir.h"
+#include "results/run_store.h"
 
 namespace pts::app {
 
@@ -50,14 +59,33 @@ int cmd_resume(const Args& raw_args) {
   if (!errors.empty()) return fail(errors, 2);
   const std::string dir = positional[0];
 
-  auto loaded = results::load_journal(dir);
-  if (!loaded.ok()) return fail(loaded.error());
+  if (auto trusted = results::check_run_dir_trusted(dir); !trusted.ok()) return fail(trusted.error());
+  auto taken = results::JournalSink::resume(dir);  // locked before it is read
+  if (!taken.ok()) return fail(taken.error());
+  const results::LoadedJournal* loaded = &taken->loaded;
   const model::RunRecord& rec = loaded->record;
   if (loaded->torn_tail && !session.quiet)
     std::fprintf(stderr, "ptsuite resume: journal: %s\n", loaded->torn_detail.c_str());
+  auto rebuilt = results::rebuild_run_json_if_behind(dir, rec);
+  if (!rebuilt.ok()) return fail(rebuilt.error());
+  if (*rebuilt && !session.quiet)
+    std::fprintf(stderr, "ptsuite resume: run.json was behind the journal; rebuilt it from %s\n", results::kJournal);
   if (rec.state == model::RunState::Complete) {
     std::printf("ptsuite resume: %s is already complete; nothing to do (`ptsuite report %s` re-renders it)\n",
                 dir.c_str(), dir.c_str());
+    const auto& f = session.formats;
+    const std::string name = dir + "/" + rec.plan.test_id;
+    const bool missing = (f.xlsx && !std::filesystem::exists(name + ".xlsx")) ||
+                         (f.json && !std::filesystem::exists(name + ".json")) ||
+                         (f.csv && !std::filesystem::exists(dir + "/csv/" + rec.plan.test_id + ".csv"));
+    if (session.write_report && missing) {  // killed while the report was written
+      report::ReportOptions ropt;
+      ropt.formats = f;
+      ropt.record_json = results::run_record_to_json_text(rec);
+      auto written = report::write_reports(rec, dir, ropt);
+      if (!written.ok()) return fail(written.error().messages, 1);
+      for (const auto& p : *written) std::printf("ptsuite resume: wrote the missing report %s\n", p.c_str());
+    }
     return 0;
   }
   if (!session.quiet)
@@ -71,10 +99,7 @@ int cmd_resume(const Args& raw_args) {
   if (!dev.ok()) return fail(dev.error());
   auto eng = engine::open_uring_engine(info->target, /*writable=*/true);
   if (!eng.ok()) return fail(eng.error());
-  auto sink = results::JournalSink::reopen(dir, *loaded);
-  if (!sink.ok()) return fail(sink.error());
-
-  return run_session("resume", dir, **eng, **dev, **sink, rec.plan, session,
+  return run_session("resume", dir, **eng, **dev, *taken->sink, rec.plan, session,
                      [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });
 }
 

@@ -21,6 +21,7 @@
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
+#include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/units.h"
 #include "device/confirm.h"
@@ -30,6 +31,7 @@
 #include "pts/procedure.h"
 #include "pts/runner.h"
 #include "results/journal.h"
+#include "results/run_dir.h"
 #include "results/run_store.h"
 
 namespace pts::app {
@@ -89,6 +91,8 @@ std::string check_out_dir(const std::string& dir) {
   if (!fs::is_empty(dir, ec))
     return "--out " + dir + ": exists and is not empty (choose a new directory; to continue an interrupted run use "
            "`ptsuite resume " + dir + "`)";
+  if (auto trusted = results::check_run_dir_trusted(dir); !trusted.ok())  // resume would refuse it later
+    return "--out " + trusted.error().message();
   return "";
 }
 
@@ -238,7 +242,7 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail(id.error());
   }
-  auto resolved = config::resolve_plan(*definition, options, *id);
+  auto resolved = config::resolve_plan(*definition, options, *id, engine::uring_engine_limits());
   if (!resolved.ok()) {
     remove_created();
     return fail(resolved.error());
@@ -260,8 +264,9 @@ int cmd_run(const Args& raw_args) {
 
   std::error_code ec;
   const bool made_dir = !fs::exists(*out_dir, ec);
-  fs::create_directories(*out_dir, ec);
-  if (ec) return fail({"--out " + *out_dir + ": cannot create it (" + ec.message() + ")"}, 2);
+  if (auto made = core::create_directories_durable(*out_dir); !made.ok())  // fsync'd into its parent
+    return fail({"--out " + *out_dir + ": cannot create it (" + made.error().message() + ")"},
+                core::exit_code(made.error().kind));
   auto sink = results::JournalSink::create(*out_dir);
   if (!sink.ok()) return fail(sink.error());
 

@@ -13,6 +13,8 @@
 
 #include "app/access_options.h"
 #include "app/commands.h"
+#include "app/json_out.h"
+#include "config/engine_check.h"
 #include "core/units.h"
 #include "device/guard.h"
 #include "engine/io_engine.h"
@@ -179,6 +181,8 @@ int cmd_spec(const Args& args) {
       if (target.target.size_bytes > 0)
         for (const auto& m : check_spec_for_target(spec, target.target.logical_block_bytes, target.target.size_bytes))
           errors.push_back(m);
+      for (const auto& m : config::check_engine_limits(spec, engine::uring_engine_limits(), {"--seconds"}))
+        errors.push_back(m);
       if (target.exists && options.size_bytes && target.kind == model::TargetKind::BlockDevice)
         errors.push_back("--size: only for creating a file target; " + target.target.path + " is a block device");
     }
@@ -212,7 +216,7 @@ int cmd_spec(const Args& args) {
   auto result = eng.value()->run(spec, &g_interrupted);
   if (!result) return fail(result.error().messages, core::exit_code(result.error().kind));
   const std::string engine_name = eng.value()->describe();
-  if (json) std::printf("%s\n", result_json(result.value(), target, engine_name).dump(2).c_str());
+  if (json) std::printf("%s\n", json_text(result_json(result.value(), target, engine_name)).c_str());
   else print_text(result.value(), target, engine_name, created);
   std::fflush(stdout);
   if (result->io_errors) {

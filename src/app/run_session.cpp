@@ -162,7 +162,10 @@ int run_session(const char* command, const std::string& run_dir, engine::IoEngin
       std::fprintf(stderr, "ptsuite %s: the report could not be written (run.json is complete; retry with "
                            "`ptsuite report %s`):\n", command, run_dir.c_str());
       for (const auto& m : written.error().messages) std::fprintf(stderr, "  %s\n", m.c_str());
-      if (!res.error && res.record.state == model::RunState::Complete) res.error = written.error();
+      if (!res.error && res.record.state == model::RunState::Complete) {  // the run itself is fine: not bad input
+        res.error = written.error();
+        res.error->kind = core::ErrorKind::Internal;
+      }
     } else if (!options.quiet) {
       for (const auto& f : *written) std::fprintf(stderr, "report: %s\n", f.c_str());
     }

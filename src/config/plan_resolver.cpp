@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "config/engine_check.h"
 #include "core/units.h"
 
 namespace pts::config {
@@ -213,7 +214,7 @@ void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const Sub
 }  // namespace
 
 core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOptions& o,
-                                        const model::DeviceIdentity& id) {
+                                        const model::DeviceIdentity& id, const model::EngineLimits& limits) {
   std::vector<std::string> errors;
   const auto ed = d.editions.find(o.pts_edition);
   const ClassSettings* cs = nullptr;
@@ -237,6 +238,15 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
   for (const auto& sd : d.subtests)
     if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
       resolve_subtest(d, *cs, sd, id, r, errors);
+  auto add_once = [&](const std::vector<std::string>& found) {
+    for (const auto& m : found)
+      if (std::find(errors.begin(), errors.end(), m) == errors.end()) errors.push_back(m);
+  };
+  for (const auto& sub : r.plan.subtests) {
+    if (sub.wipc_enabled) add_once(check_engine_limits(sub.wipc, limits));
+    for (const auto& cell : sub.cells)
+      if (cell.applicable) add_once(check_engine_limits(cell.spec, limits));
+  }
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
   r.plan.accept_purge_failure = o.accept_purge_failure;
   if (o.seed) {  // the runner derives a distinct seed per cell and Round from this one

@@ -11,6 +11,7 @@
 #include "config/run_options.h"
 #include "core/result.h"
 #include "model/device.h"
+#include "model/engine_limits.h"
 #include "model/plan.h"
 #include "model/run_record.h"
 
@@ -35,9 +36,12 @@ struct ResolvedPlan {
 /// the class's spec value, TC/QD ≠ required/recommended, purge none, file target, cells not
 /// applicable. BadInput errors (all at once): unknown edition/class, an edition/class the
 /// definition does not define, a Tracking Variable whose cell is not applicable, zero
-/// capacity, WIPC smaller than one block, max rounds < window.
+/// capacity, WIPC smaller than one block, max rounds < window, and every cell or WIPC spec
+/// beyond `limits` — what the engine that will run the plan can run (ring entries, buffer
+/// sizes, TC × QD memory, minimum cell length); the engine publishes them, app passes them in,
+/// so nothing exceeds them at the first device I/O. `model::EngineLimits{}` checks none.
 core::Result<ResolvedPlan> resolve_plan(const TestDefinition& definition, const RunOptions& options,
-                                        const model::DeviceIdentity& identity);
+                                        const model::DeviceIdentity& identity, const model::EngineLimits& limits);
 
 /// Worst-case duration of a resolved plan, excluding WIPC (its time depends on the drive).
 struct PlanDuration {

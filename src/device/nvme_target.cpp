@@ -108,6 +108,32 @@ class NvmeTarget final : public TargetBase {
     rec.opcode = cmd.opcode;
     rec.nsid = cmd.nsid;
     rec.cdw = {cmd.cdw10, cmd.cdw11, cmd.cdw12, cmd.cdw13, cmd.cdw14, cmd.cdw15};
+    SanitizeProgressFn progress;
+    if (req.progress)
+      progress = [&req](double f, uint64_t elapsed_ns, uint32_t est) { req.progress(f, elapsed_ns / 1e9, est); };
+    SanitizeBefore before;
+    std::string earlier;
+    if (cmd.opcode == nvme::kOpSanitize) {
+      // Read the log before sending: wait out a sanitize already in progress (a new one would
+      // be refused, or confused with it), then remember the state to match our completion to.
+      auto state = read_sanitize_state(*transport_);
+      if (state.ok() && state->status == nvme::SanitizeLog::InProgress) {
+        AdminCommand theirs = cmd;
+        theirs.cdw10 = state->scdw10;
+        SanitizeOutcome w = wait_for_sanitize(*transport_, theirs, clock(), deps_.sleep, deps_.sanitize_wait, progress);
+        earlier = "waited " + std::to_string(w.polls) + " log reads for a sanitize already in progress (" + w.text + "); ";
+        if (!w.success) {
+          rec.status_text = earlier + "ours was not sent";
+          return;
+        }
+        state = read_sanitize_state(*transport_);
+      }
+      if (!state.ok()) {
+        rec.status_text = state.error().message() + "; the sanitize was not sent";
+        return;
+      }
+      before = *state;
+    }
     AdminCompletion c = transport_->submit(cmd);
     rec.sys_errno = c.sys_errno;
     if (!c.sys_errno) {
@@ -124,13 +150,12 @@ class NvmeTarget final : public TargetBase {
       rec.status_text = nvme_status_text(0, 0);
       return;
     }
-    SanitizeProgressFn progress;
-    if (req.progress)
-      progress = [&req](double f, uint64_t elapsed_ns, uint32_t est) { req.progress(f, elapsed_ns / 1e9, est); };
-    SanitizeOutcome w = wait_for_sanitize(*transport_, cmd, clock(), deps_.sleep, deps_.sanitize_wait, progress);
+    SanitizeOutcome w =
+        wait_for_sanitize(*transport_, cmd, clock(), deps_.sleep, deps_.sanitize_wait, progress, before);
     rec.progress_polls = w.polls;
     rec.success = w.success;
-    rec.status_text = w.text + (w.estimate_s ? " (controller estimate " + std::to_string(w.estimate_s) + " s)" : "");
+    rec.status_text = earlier + w.text +
+                      (w.estimate_s ? " (controller estimate " + std::to_string(w.estimate_s) + " s)" : "");
     if (w.log_errno) rec.sys_errno = w.log_errno;
     if (w.log_sct || w.log_sc) {
       rec.status_sct = w.log_sct;

@@ -13,6 +13,7 @@
 #include "core/result.h"
 #include "model/access_spec.h"
 #include "model/cell.h"
+#include "model/engine_limits.h"
 
 namespace pts::engine {
 
@@ -43,6 +44,13 @@ class IoEngine {
   /// Engine name and version for the run record, e.g. "io_uring (liburing 2.3)".
   virtual std::string describe() const = 0;
 };
+
+/// What the io_uring engine can run on this host: QD ≤ 32768 per worker (the kernel's ring
+/// entries; the completion ring is twice that), one registered buffer region ≤ 1 GiB (the
+/// kernel's limit per registered buffer), TC ≤ open-file limit − 64 (a ring descriptor per
+/// worker), all buffers ≤ half the RAM (and ≤ RLIMIT_MEMLOCK without CAP_IPC_LOCK, which
+/// registered buffers are charged to), cells ≥ 10 ms.
+model::EngineLimits uring_engine_limits();
 
 /// Opens TARGET with O_DIRECT and prepares an io_uring engine. Fails with BadInput when the
 /// target cannot be opened for direct I/O (never falls back to buffered I/O).

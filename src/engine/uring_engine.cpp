@@ -6,7 +6,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <random>
@@ -125,7 +127,47 @@ class UringEngine final : public IoEngine {
   std::vector<std::unique_ptr<UringWorker>> workers_;
 };
 
+/// CAP_IPC_LOCK (bit 14) in this process's effective set: registered buffers are then not
+/// charged to RLIMIT_MEMLOCK.
+bool can_lock_memory() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return false;
+  char line[256];
+  unsigned long long caps = 0;
+  bool found = false;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "CapEff: %llx", &caps) == 1) {
+      found = true;
+      break;
+    }
+  std::fclose(f);
+  return found && (caps & (1ull << 14));
+}
+
 }  // namespace
+
+model::EngineLimits uring_engine_limits() {
+  model::EngineLimits l;
+  l.engine = "the io_uring engine";
+  l.max_queue_depth = 32768;                     // IORING_MAX_ENTRIES (CQ: 2 × entries ≤ 65536)
+  l.max_buffer_bytes_per_worker = 1ull << 30;    // the kernel refuses a registered buffer > 1 GiB
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY && files.rlim_cur > 64)
+    l.max_threads = static_cast<uint32_t>(std::min<rlim_t>(files.rlim_cur - 64, UINT32_MAX));
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) {
+    l.max_buffer_bytes_total = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+    l.buffer_total_reason = "half of this host's RAM";
+  }
+  rlimit lock{};
+  if (!can_lock_memory() && getrlimit(RLIMIT_MEMLOCK, &lock) == 0 && lock.rlim_cur != RLIM_INFINITY &&
+      (l.max_buffer_bytes_total == 0 || lock.rlim_cur < l.max_buffer_bytes_total)) {
+    l.max_buffer_bytes_total = lock.rlim_cur;
+    l.buffer_total_reason = "RLIMIT_MEMLOCK (ulimit -l) without CAP_IPC_LOCK";
+  }
+  l.min_cell_seconds = 0.01;
+  return l;
+}
 
 core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target, bool writable) {
   const int fd = open(target.path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);

@@ -16,8 +16,10 @@
 namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
-/// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link and
-/// RunRecord.operator_fields. Older records load unchanged.
+/// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link,
+/// RunRecord.operator_fields, failed_cells and failed_purges in SubTestRecord,
+/// verification.method in PurgeRecord. Older records load unchanged (new fields take their
+/// defaults).
 inline constexpr int kRunRecordSchemaVersion = 4;
 
 /// A preconditioning pass (WIPC), as run.
@@ -71,10 +73,19 @@ struct CellWindowResult {
   bool percentiles_pooled = false;
 };
 
+/// A cell that ended with I/O errors. It is not a result: it never enters a Round or a
+/// Measurement Window, and the run (or its resume) runs that cell again.
+struct FailedCell {
+  uint32_t round = 0;  ///< the Round it was run for
+  CellResult cell;     ///< as measured, io_errors > 0
+};
+
 /// Progress and results of one sub-test.
 struct SubTestRecord {
   std::string id;
-  std::optional<PurgeRecord> purge;
+  std::optional<PurgeRecord> purge;          ///< the purge the sub-test stands on (the latest)
+  std::vector<PurgeRecord> failed_purges;    ///< earlier attempts that were not settled, then repeated
+  std::vector<FailedCell> failed_cells;      ///< cells that ended with I/O errors, in order
   std::optional<PreconditionRecord> wipc;
   std::vector<RoundRecord> rounds;
   bool complete = false;

@@ -23,13 +23,14 @@ std::string purge_result(const model::PurgeRecord& p) {
   if (p.duration_ns) s += ", " + trimmed_number(static_cast<double>(p.duration_ns) / 1e9, 1) + " s";
   const auto& v = p.verification;
   if (v.performed) {
-    s += v.passed ? "; verified" : "; verification FAILED";
-    s += " (" + std::to_string(v.sampled_blocks) + " blocks sampled";
+    // Named for what it is: a pattern written at sampled LBAs before the purge, read back after.
+    s += v.passed ? "; verified by " + v.method : "; " + v.method + " FAILED";
+    s += " (" + std::to_string(v.sampled_blocks) + " LBAs sampled";
     if (!v.expectation.empty()) s += ", expected " + v.expectation;
     if (!v.passed) s += ", " + std::to_string(v.blocks_still_holding_pattern) + " still held the pattern";
     s += ")";
   } else {
-    s += "; not verified";
+    s += "; not verified (no " + v.method + ")";
   }
   if (p.accepted_by_operator) s += "; accepted by the operator";
   return s;

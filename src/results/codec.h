@@ -135,7 +135,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceIdentity, kind, path, manu
                                                 capacity_bytes, lba_size, lba_metadata_bytes,
                                                 lba_format_index, physical_block_bytes, capabilities,
                                                 health, pcie_link)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, performed, passed, sampled_blocks,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, method, performed, passed, sampled_blocks,
                                                 blocks_still_holding_pattern, expectation, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeRecord, method, chosen_automatically, reason, opcode,
                                                 nsid, cdw, success, status_sct, status_sc, sys_errno,
@@ -168,7 +168,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellWindowResult, cell_id, round
                                                 write_iops, mbps, read_mbps, write_mbps,
                                                 mean_latency_ns, max_latency_ns, p99_999_latency_ns,
                                                 latency, read_latency, write_latency, percentiles_pooled)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, wipc, rounds, complete,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FailedCell, round, cell)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, failed_purges, failed_cells, wipc,
+                                                rounds, complete,
                                                 steady_state_reached, window_first_round,
                                                 window_last_round, final_verdict, window_results)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)

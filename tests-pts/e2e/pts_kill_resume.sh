@@ -25,7 +25,7 @@ assert r["state"] == "running", r["state"]
 assert r["subtests"][0]["rounds"], "no round saved"
 PY
 "$PTSUITE" resume "$WORK/killed" --quiet >"$WORK/resume1.out" 2>&1 || { cat "$WORK/resume1.out"; fail "resume after kill -9"; }
-python3 "$HERE/check_run.py" "$PTSUITE" "$WORK/killed" --resumed || fail "audit after kill -9 + resume"
+python3 "$HERE/check_run.py" "$WORK/killed" --resumed || fail "audit after kill -9 + resume"
 echo "kill -9 + resume: ok"
 
 # Ctrl-C (SIGINT) in the middle: exit 130 after the current cell, partial run, then resume
@@ -45,6 +45,6 @@ assert rounds and all(c["cell_id"] for rd in rounds for c in rd["cells"])
 PY
 [ -s "$WORK/sigint/latency.xlsx" ] || fail "no partial report after SIGINT"
 "$PTSUITE" resume "$WORK/sigint" --quiet >"$WORK/resume2.out" 2>&1 || { cat "$WORK/resume2.out"; fail "resume after SIGINT"; }
-python3 "$HERE/check_run.py" "$PTSUITE" "$WORK/sigint" --resumed || fail "audit after SIGINT + resume"
+python3 "$HERE/check_run.py" "$WORK/sigint" --resumed || fail "audit after SIGINT + resume"
 "$PTSUITE" resume "$WORK/sigint" | grep -q "already complete" || fail "resume of a complete run"
 echo "SIGINT + resume: ok"

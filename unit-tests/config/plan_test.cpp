@@ -22,7 +22,7 @@ config::TestDefinition def(const std::string& name) {
 
 config::ResolvedPlan resolve(const std::string& name, const config::RunOptions& o,
                              const model::DeviceIdentity& id = config::nominal_identity()) {
-  auto r = config::resolve_plan(def(name), o, id);
+  auto r = config::resolve_plan(def(name), o, id, model::EngineLimits{});
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
   return r.ok() ? r.value() : config::ResolvedPlan{};
 }
@@ -144,7 +144,7 @@ TEST(ResolvePlan, FourKnTargetMarksHalfKiBCellsNotApplicable) {
 }
 
 TEST(ResolvePlan, TrackingCellThatCannotRunIsBadInput) {
-  auto r = config::resolve_plan(def("iops.toml"), {}, config::nominal_identity(1ull << 40, 8192));
+  auto r = config::resolve_plan(def("iops.toml"), {}, config::nominal_identity(1ull << 40, 8192), model::EngineLimits{});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput);
   EXPECT_NE(r.error().message().find("Tracking Variable RND 4 KiB 0/100 IOPS cannot be measured"), std::string::npos)
@@ -213,7 +213,7 @@ TEST(ResolvePlan, RefusalsAreBadInputWithEveryProblem) {
   config::RunOptions o;
   o.pts_edition = "pts-e-1.1";
   o.device_class = "client";
-  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity());
+  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(), model::EngineLimits{});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput);
   EXPECT_NE(r.error().message().find("PTS-E 1.1 is the enterprise edition"), std::string::npos);
@@ -221,7 +221,7 @@ TEST(ResolvePlan, RefusalsAreBadInputWithEveryProblem) {
   config::RunOptions m;
   m.max_rounds = 3;
   auto id = config::nominal_identity(0);
-  auto r2 = config::resolve_plan(def("iops.toml"), m, id);
+  auto r2 = config::resolve_plan(def("iops.toml"), m, id, model::EngineLimits{});
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().messages.size(), 2u) << r2.error().message();  // max rounds AND capacity
 }

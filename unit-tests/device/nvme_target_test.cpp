@@ -36,6 +36,13 @@ fakes::FakeReply sanitize_log(uint8_t sstat, uint16_t sprog, uint32_t scdw10) {
   return data(d);
 }
 
+/// The Sanitize Status log with Global Data Erased (SSTAT bit 8) set.
+fakes::FakeReply sanitize_log_gde(uint8_t sstat, uint16_t sprog, uint32_t scdw10) {
+  fakes::FakeReply r = sanitize_log(sstat, sprog, scdw10);
+  r.data[3] |= 1;
+  return r;
+}
+
 struct NvmeTargetTest : ::testing::Test {
   std::vector<uint8_t> ctrl = golden("qemu-7.2-id-ctrl.hex");
   std::vector<uint8_t> ns = golden("qemu-7.2-id-ns.hex");
@@ -103,6 +110,9 @@ struct NvmeTargetTest : ::testing::Test {
     return dev->purge(req);
   }
 
+  /// The log as ptsuite reads it before sending a Sanitize: never sanitized.
+  void log_before_sanitize() { t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(0, 0, 0)); }
+
   size_t purge_commands() const {
     return t->sent_with(nvme::kOpFormatNvm).size() + t->sent_with(nvme::kOpSanitize).size();
   }
@@ -152,6 +162,7 @@ TEST_F(NvmeTargetTest, SesZeroIsNeverSentForAnyCapabilityCombination) {
         caps(sanicap, fna);
         ctrl[256] = 0x0a;  // OACS: Format NVM supported
         open();
+        log_before_sanitize();
         t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(1, 0xFFFF, sanicap & 1 ? 4 : 2));
         (void)purge(m);
         for (const auto& c : t->sent_with(nvme::kOpFormatNvm))
@@ -162,6 +173,7 @@ TEST_F(NvmeTargetTest, SesZeroIsNeverSentForAnyCapabilityCombination) {
 TEST_F(NvmeTargetTest, SanitizeCryptoIsPolledToCompletion) {
   caps(1);
   open();
+  log_before_sanitize();
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(2, 0x1000, 4));
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(2, 0x9000, 4));
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(1, 0xFFFF, 4));
@@ -184,6 +196,7 @@ TEST_F(NvmeTargetTest, SanitizeCryptoIsPolledToCompletion) {
 TEST_F(NvmeTargetTest, SanitizeBlockWhenNoCryptoErase) {
   caps(2);
   open();
+  log_before_sanitize();
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(1, 0xFFFF, 2));
   auto r = purge(std::nullopt);
   ASSERT_TRUE(r.ok()) << r.error().message();
@@ -197,6 +210,7 @@ TEST_F(NvmeTargetTest, SanitizeCommandStatusIsCarriedIntoTheRecord) {
   fakes::FakeReply busy;
   busy.sc = 0x1D;  // Sanitize In Progress
   busy.dnr = true;
+  log_before_sanitize();
   t->on(nvme::kOpSanitize, 0, 4u, busy);
   model::PurgeRecord rec;
   auto r = purge(std::nullopt, &rec);
@@ -215,6 +229,7 @@ TEST_F(NvmeTargetTest, SanitizeCommandStatusIsCarriedIntoTheRecord) {
 TEST_F(NvmeTargetTest, SanitizeReportedFailedInTheLog) {
   caps(1);
   open();
+  log_before_sanitize();
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(2, 0x1000, 4));
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(3, 0x1000, 4));
   model::PurgeRecord rec;
@@ -229,12 +244,72 @@ TEST_F(NvmeTargetTest, SanitizeReportedFailedInTheLog) {
 TEST_F(NvmeTargetTest, SanitizeStuck) {
   caps(1);
   open();
+  log_before_sanitize();
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(2, 0x3000, 4));
   model::PurgeRecord rec;
   auto r = purge(std::nullopt, &rec);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(rec.status_text.find("stuck"), std::string::npos) << rec.status_text;
   EXPECT_EQ(rec.progress_polls, 11u);
+}
+
+TEST_F(NvmeTargetTest, ASanitizeAlreadyInProgressIsWaitedOutBeforeOursIsSent) {
+  caps(1);
+  open();
+  const uint32_t log = 0x81u | (127u << 16);
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log(2, 0x8000, 2));  // someone's block erase runs
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log(2, 0xC000, 2));
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log(1, 0xFFFF, 2));  // it ends
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log_gde(1, 0xFFFF, 2));  // read again before sending ours
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log(2, 0x4000, 4));   // ours runs
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log_gde(1, 0xFFFF, 4));
+  model::PurgeRecord rec;
+  auto r = purge(PurgeMethod::SanitizeCrypto, &rec);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_NE(rec.status_text.find("waited 2 log reads for a sanitize already in progress"), std::string::npos)
+      << rec.status_text;
+  ASSERT_EQ(t->sent_with(nvme::kOpSanitize).size(), 1u);
+  size_t logs_before_send = 0;  // ours went out only after the earlier one completed
+  for (const auto& c : t->sent) {
+    if (c.opcode == nvme::kOpSanitize) break;
+    logs_before_send += c.opcode == nvme::kOpGetLogPage && c.cdw10 == log;
+  }
+  EXPECT_EQ(logs_before_send, 4u);
+}
+
+TEST_F(NvmeTargetTest, AnEarlierCompletedSanitizeIsNotTakenForOurs) {
+  caps(1);
+  const uint32_t log = 0x81u | (127u << 16);
+  // The log said "crypto erase completed" before ours and never moves: not matched, a failure.
+  open();
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log(1, 0xFFFF, 4));
+  model::PurgeRecord rec;
+  auto r = purge(PurgeMethod::SanitizeCrypto, &rec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_FALSE(rec.success);
+  EXPECT_NE(rec.status_text.find("its completion could not be matched"), std::string::npos) << rec.status_text;
+  // The same record, but Global Data Erased goes 0 -> 1: that is this command completing.
+  open();
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log(1, 0xFFFF, 4));
+  t->on(nvme::kOpGetLogPage, 0, log, sanitize_log_gde(1, 0xFFFF, 4));
+  model::PurgeRecord ok;
+  auto r2 = purge(PurgeMethod::SanitizeCrypto, &ok);
+  ASSERT_TRUE(r2.ok()) << r2.error().message();
+  EXPECT_NE(ok.status_text.find("Global Data Erased 0 -> 1"), std::string::npos) << ok.status_text;
+  EXPECT_EQ(ok.progress_polls, 1u);
+}
+
+TEST_F(NvmeTargetTest, AnUnreadableSanitizeLogMeansNoSanitizeIsSent) {
+  caps(1);
+  open();
+  fakes::FakeReply bad;
+  bad.sc = 0x02;
+  t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), bad);
+  model::PurgeRecord rec;
+  auto r = purge(PurgeMethod::SanitizeCrypto, &rec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(t->sent_with(nvme::kOpSanitize).size(), 0u);
+  EXPECT_NE(rec.status_text.find("could not be read before sending"), std::string::npos) << rec.status_text;
 }
 
 TEST_F(NvmeTargetTest, FormatErrnoIsCarried) {
@@ -358,6 +433,7 @@ TEST_F(NvmeTargetTest, SanitizeGuardsTheOtherNamespacesToo) {
   list[0] = 1;
   list[4] = 2;
   t->replace(nvme::kOpIdentify, 0, nvme::kCnsActiveNamespaceList, data(list));
+  log_before_sanitize();
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(1, 0xFFFF, 4));
   ASSERT_TRUE(purge(PurgeMethod::FormatUser).ok());  // Format (FNA bit 0 clear): its namespace only
   EXPECT_EQ(guarded, (std::vector<std::string>{"nvme9n1"}));
