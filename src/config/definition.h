@@ -75,8 +75,11 @@ struct TestDefinition {
   // [preconditioning]
   bool purge = true;
   bool wipc = true;
-  double wipc_capacity_multiple = 2.0;  ///< WIPC writes multiple × capacity × AR
+  double wipc_capacity_multiple = 2.0;  ///< WIPC writes multiple × user capacity (over the AR)
   uint32_t wipc_block_bytes = 0;        ///< SEQ write block; 0 = the sub-test's block size
+  /// WIPC's own TC/QD (the spec leaves them to the operator; not the test's TC/QD).
+  uint32_t wipc_threads = 1;
+  uint32_t wipc_queue_depth = 32;
 
   // [matrix]: R/W mix outer loop, block size inner loop
   model::AccessPattern pattern = model::AccessPattern::Random;

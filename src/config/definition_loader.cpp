@@ -83,8 +83,10 @@ void read_steady_state(TableReader r, TestDefinition& d) {
 }
 
 void read_preconditioning(TableReader r, TestDefinition& d) {
-  r.only_keys({"purge", "wipc", "wipc_capacity_multiple", "wipc_block_size"});
+  r.only_keys({"purge", "wipc", "wipc_capacity_multiple", "wipc_block_size", "wipc_threads", "wipc_queue_depth"});
   if (auto v = r.boolean("purge")) d.purge = *v;
+  if (auto v = r.integer("wipc_threads", 1, 1024)) d.wipc_threads = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("wipc_queue_depth", 1, 65536)) d.wipc_queue_depth = static_cast<uint32_t>(*v);
   if (auto v = r.boolean("wipc")) d.wipc = *v;
   if (auto v = r.number("wipc_capacity_multiple", 0, true, 100)) d.wipc_capacity_multiple = *v;
   if (auto s = r.string("wipc_block_size"); s && *s == "subtest") {

@@ -82,7 +82,9 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
                                           num(d.slope_excursion_pct) + " % (slope) instead of 20 % and 10 %");
   p.wipc_capacity_multiple = d.wipc_capacity_multiple;
   if (d.wipc && d.wipc_capacity_multiple != 2.0)
-    deviate(r, "wipc-amount", "WIPC writes " + num(d.wipc_capacity_multiple) + "× the capacity instead of 2×");
+    deviate(r, "wipc-amount", "WIPC writes " + num(d.wipc_capacity_multiple) + "× the user capacity instead of 2×");
+  p.wipc_threads = o.wipc_threads.value_or(d.wipc_threads);
+  p.wipc_queue_depth = o.wipc_queue_depth.value_or(d.wipc_queue_depth);
 
   p.active_range_pct = o.active_range_pct.value_or(cs.active_range_pct);
   if (p.active_range_pct != cs.active_range_pct)
@@ -109,6 +111,13 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
       r.notes.push_back(who + " leaves TC/QD to the operator: " + tcqd +
                         (tcqd_changed ? " (operator's choice)" : " (ptsuite default)"));
       break;
+  }
+
+  if (d.wipc) {
+    const bool chosen = o.wipc_threads || o.wipc_queue_depth;
+    r.notes.push_back("WIPC runs at its own TC " + std::to_string(p.wipc_threads) + " / QD " +
+                      std::to_string(p.wipc_queue_depth) + (chosen ? " (operator's choice" : " (definition default") +
+                      "; the spec leaves WIPC TC/QD to the operator)");
   }
 
   p.purge_auto = !o.purge.has_value();
@@ -189,17 +198,17 @@ void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const Sub
                        " cannot be measured on " + (id.path.empty() ? "this target" : id.path) + ": " + why);
     s.tracking.push_back(std::move(v));
   }
-  // WIPC: SEQ writes over the ActiveRange, multiple × capacity × AR, whole blocks.
+  // WIPC: SEQ writes over the ActiveRange (wrapping), multiple × the user capacity — not × the
+  // ActiveRange — in whole blocks, at WIPC's own TC/QD.
   const uint32_t wbs = d.wipc_block_bytes ? d.wipc_block_bytes : sd.block_sizes.front();
   s.wipc.pattern = model::AccessPattern::Sequential;
   s.wipc.read_pct = 0;
   s.wipc.block_bytes = wbs;
-  s.wipc.threads = p.threads;
-  s.wipc.queue_depth = p.queue_depth;
+  s.wipc.threads = p.wipc_threads;
+  s.wipc.queue_depth = p.wipc_queue_depth;
   s.wipc.active_range_pct = p.active_range_pct;
   s.wipc.seconds = 0;
-  const long double want = static_cast<long double>(d.wipc_capacity_multiple) * id.capacity_bytes *
-                           (static_cast<long double>(p.active_range_pct) / 100.0L);
+  const long double want = static_cast<long double>(d.wipc_capacity_multiple) * id.capacity_bytes;
   s.wipc.bytes_limit = static_cast<uint64_t>(std::floor(want / wbs)) * wbs;
   if (d.wipc && id.capacity_bytes > 0) {
     if (std::string why = not_applicable(wbs, id.lba_size); !why.empty())
@@ -249,9 +258,10 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
   return r;
 }
 
-PlanDuration estimate_duration(const model::TestPlan& plan) {
+PlanDuration estimate_duration(const model::TestPlan& plan, double assumed_write_mbps) {
   PlanDuration out;
   out.unbounded = plan.continue_past_max;
+  out.assumed_write_mbps = assumed_write_mbps;
   for (const auto& s : plan.subtests) {
     PlanDuration::SubTest st;
     st.id = s.id;
@@ -260,7 +270,9 @@ PlanDuration estimate_duration(const model::TestPlan& plan) {
     st.round_seconds = st.applicable_cells * plan.cell_seconds;
     st.max_rounds_seconds = plan.max_rounds * st.round_seconds;
     st.wipc_bytes = s.wipc_enabled ? s.wipc.bytes_limit : 0;
+    st.wipc_seconds = assumed_write_mbps > 0 ? static_cast<double>(st.wipc_bytes) / (assumed_write_mbps * 1e6) : 0;
     out.rounds_seconds += st.max_rounds_seconds;
+    out.wipc_seconds += st.wipc_seconds;
     out.subtests.push_back(st);
   }
   return out;

@@ -78,6 +78,13 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     errors.push_back("ActiveRange too small for " + std::to_string(spec.threads) + " sequential streams of " +
                      std::to_string(max_bs) + " B blocks");
   if (spec.seed == 0) errors.push_back("internal: plan_workers needs a seed");
+  if (!spec.stream_start_bytes.empty() && (!sequential || spec.stream_start_bytes.size() != spec.threads))
+    errors.push_back("stream start positions: " + std::to_string(spec.stream_start_bytes.size()) +
+                     " given for " + (sequential ? std::to_string(spec.threads) + " sequential streams" : "a random spec"));
+  for (size_t w = 0; w < spec.stream_start_bytes.size() && w < spec.threads && slice >= max_bs; ++w)
+    if (spec.stream_start_bytes[w] % lbs != 0 || spec.stream_start_bytes[w] < slice * w)
+      errors.push_back("stream " + std::to_string(w) + " start " + std::to_string(spec.stream_start_bytes[w]) +
+                       " B is not a logical block inside its slice starting at " + std::to_string(slice * w) + " B");
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
 
   std::vector<uint32_t> sizes;  // distinct block sizes, in order of first appearance
@@ -99,6 +106,10 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.sequential = sequential;
     p.region_start = sequential ? slice * w : 0;
     p.region_bytes = slice;
+    p.stream_start = p.region_start;
+    // A carried position at or past the slice end wraps to its start, as the stream would.
+    if (w < spec.stream_start_bytes.size() && spec.stream_start_bytes[w] < p.region_start + slice)
+      p.stream_start = spec.stream_start_bytes[w];
     p.max_block_bytes = max_bs;
     size_t at = 0;
     for (const auto& s : shares)

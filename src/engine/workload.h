@@ -43,6 +43,7 @@ struct WorkerPlan {
   bool sequential = false;
   uint64_t region_start = 0;  ///< bytes; 0 for random (all workers share the ActiveRange)
   uint64_t region_bytes = 0;  ///< random: the ActiveRange; sequential: this worker's slice
+  uint64_t stream_start = 0;  ///< sequential: the first offset (spec.stream_start_bytes, else region_start)
   std::array<BlockChoice, 100> block_table{};  ///< indexed by a uniform draw in [0, 100)
   /// Zoned random distribution (spec.zones): empty = uniform over the region. zone_table
   /// maps a uniform draw in [0, 100) to a zone, so each zone gets its io_pct of the draws.
@@ -95,6 +96,7 @@ struct RandomOffsets {
       zone_table = plan.zone_table.data();
     }
   }
+  uint64_t position() const { return 0; }  ///< random streams have none
   uint64_t next(Rng& rng, const BlockChoice& block) {
     if (zones == nullptr) return start + rng.below(block.blocks_in_region) * block.bytes;
     const auto pick = static_cast<size_t>((static_cast<unsigned __int128>(rng.next()) * 100u) >> 64);
@@ -103,11 +105,14 @@ struct RandomOffsets {
   }
 };
 
-/// One sequential stream through the worker's slice, wrapping to its start at the end.
+/// One sequential stream through the worker's slice, from plan.stream_start, wrapping to the
+/// slice start when the next block does not fit. position() is where it stands (the offset
+/// of the next I/O), recorded so the next sequential cell continues from there.
 struct SequentialOffsets {
   uint64_t start = 0, end = 0, cursor = 0;
   explicit SequentialOffsets(const WorkerPlan& plan)
-      : start(plan.region_start), end(plan.region_start + plan.region_bytes), cursor(plan.region_start) {}
+      : start(plan.region_start), end(plan.region_start + plan.region_bytes), cursor(plan.stream_start) {}
+  uint64_t position() const { return cursor; }
   uint64_t next(Rng&, const BlockChoice& block) {
     if (cursor + block.bytes > end) cursor = start;
     const uint64_t offset = cursor;

@@ -37,6 +37,11 @@ struct AccessSpec {
   uint64_t bytes_limit = 0;              ///< stop after this many bytes (WIPC 2× capacity)
   double active_range_pct = 100.0;       ///< ActiveRange, % of the target's LBAs from LBA 0
   std::vector<AccessZone> zones;         ///< random access only; empty = uniform over the ActiveRange
+  /// Sequential only: where each stream (one per thread) starts, a byte offset inside its
+  /// slice of the ActiveRange — the previous sequential run's CellResult::stream_end_bytes,
+  /// so SEQ cells sweep the ActiveRange across cells and Rounds. Empty = every stream at the
+  /// start of its slice.
+  std::vector<uint64_t> stream_start_bytes;
   uint64_t rate_iops = 0;                ///< pacing target for all threads; 0 = unthrottled
   uint64_t seed = 0;                     ///< 0 = pick one; the engine records what it used
 };

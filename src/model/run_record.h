@@ -16,13 +16,14 @@
 namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
-/// window percentiles from the merged histograms. Older records load unchanged.
-inline constexpr int kRunRecordSchemaVersion = 3;
+/// window percentiles from the merged histograms. 4: WIPC's own TC/QD, sequential stream
+/// positions. Older records load unchanged.
+inline constexpr int kRunRecordSchemaVersion = 4;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {
   std::string kind = "WIPC";
-  uint64_t target_bytes = 0;   ///< what the plan asked for (2 × capacity × AR)
+  uint64_t target_bytes = 0;   ///< what the plan asked for (2 × user capacity)
   uint64_t bytes_written = 0;
   bool completed = false;
   CellResult result;
