@@ -69,6 +69,13 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   std::printf("Write cache: %s   ActiveRange: %s   TC %u / QD %u (total OIO %u)   data pattern: %s\n",
               p.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)", pct(p.active_range_pct).c_str(), p.threads,
               p.queue_depth, p.threads * p.queue_depth, p.data_pattern.c_str());
+  if (p.ar_segments.count > 0)
+    std::printf("ActiveRange segments: %u x %s (AR Amount %s) at random, non-touching starts, layout seed %llu; "
+                "first at %llu B, last at %llu B\n",
+                p.ar_segments.count, core::format_bytes(p.ar_segments.segment_bytes).c_str(),
+                core::format_bytes(p.ar_amount_bytes).c_str(), (unsigned long long)p.ar_segments.seed,
+                (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.front()),
+                (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.back()));
   std::printf("Rounds: cell %g s; Measurement Window %u Rounds; max %u Rounds%s\n", p.cell_seconds, p.window_rounds,
               p.max_rounds, p.continue_past_max ? " (then continue until steady)" : "");
   std::printf("Steady state: Data Excursion <= %s and Slope Excursion <= %s of the window average, every Tracking "

@@ -57,6 +57,12 @@ struct TestPlan {
   std::string definition_file;
   bool write_cache_enabled = false;  ///< required cache state (E: disabled, C: enabled)
   double active_range_pct = 100.0;
+  /// Client AR segmentation as run (count 0 = none): every cell touches only these segments;
+  /// their total is the AR Amount; the layout (start offsets, ascending) is drawn from the
+  /// seed by model::segment_layout and recorded here once. WIPC is not segmented.
+  ArSegmentation ar_segments;
+  uint64_t ar_amount_bytes = 0;
+  std::vector<uint64_t> ar_segment_starts_bytes;
   uint32_t threads = 1;              ///< TC of the Rounds
   uint32_t queue_depth = 1;          ///< QD per thread of the Rounds
   uint32_t wipc_threads = 1;         ///< WIPC's own TC (definition key, --wipc-threads)

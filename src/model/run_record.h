@@ -17,7 +17,7 @@ namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
 /// window percentiles from the merged histograms. 4: WIPC's own TC/QD, sequential stream
-/// positions. Older records load unchanged.
+/// positions, client ActiveRange segments. Older records load unchanged.
 inline constexpr int kRunRecordSchemaVersion = 4;
 
 /// A preconditioning pass (WIPC), as run.

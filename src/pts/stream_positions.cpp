@@ -5,7 +5,7 @@ namespace pts::runner {
 
 bool same_stream_layout(const model::AccessSpec& a, const model::AccessSpec& b) {
   return a.pattern == model::AccessPattern::Sequential && b.pattern == model::AccessPattern::Sequential &&
-         a.threads == b.threads && a.active_range_pct == b.active_range_pct;
+         a.threads == b.threads && a.active_range_pct == b.active_range_pct && a.ar_segments == b.ar_segments;
 }
 
 std::vector<uint64_t> stream_resume_point(const model::RunRecord& record, size_t subtest,

@@ -15,7 +15,7 @@
 namespace pts::runner {
 
 /// True when two sequential specs lay out their streams over the same space (same thread
-/// count and ActiveRange), so one's end positions are valid starts for the other.
+/// count, ActiveRange and AR segments), so one's end positions are valid starts for the other.
 bool same_stream_layout(const model::AccessSpec& a, const model::AccessSpec& b);
 
 /// The start positions for sequential `spec` in sub-test `subtest`: the stream_end_bytes of

@@ -24,6 +24,8 @@ expect2 bad-override "--cell-seconds|--max-rounds" iops "$T" --out "$WORK/b" --c
 expect2 all-at-once "--out|nosuchtest|--bogus" nosuchtest "$T" --out "$WORK/full" --bogus
 expect2 missing-target-size "--size" iops "$WORK/missing.img" --out "$WORK/c"
 expect2 wipc-oio-zero "--wipc-oio: '0' is not a WIPC queue depth" iops "$T" --out "$WORK/c" --wipc-oio 0
+expect2 ar-segments-do-not-fit "iops.toml:63: active_range_segments 2048|do not fit the ActiveRange" \
+  iops "$T" --out "$WORK/c" --class client
 expect2 wipc-threads-zero "--wipc-threads: '0' is not a WIPC thread count" iops "$T" --out "$WORK/c" --wipc-threads 0
 [ ! -e "$WORK/a" ] && [ ! -e "$WORK/b" ] && [ ! -e "$WORK/c" ] || fail "a run directory was created for bad input"
 [ ! -e "$WORK/missing.img" ] || fail "a target was created for bad input"

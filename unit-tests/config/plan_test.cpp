@@ -121,8 +121,13 @@ TEST(ResolvePlan, ClientSettingsAndWipcRoundedToWholeBlocks) {
   EXPECT_GT(w.bytes_limit + 131072, want);
   EXPECT_EQ(w.active_range_pct, 75);
   EXPECT_EQ(r.plan.subtests[0].cells[0].spec.active_range_pct, 75);
-  ASSERT_EQ(r.deviations.size(), 1u);  // one contiguous range instead of 2048 AR Segments
-  EXPECT_EQ(r.deviations[0].code, "active-range-segments");
+  EXPECT_TRUE(r.deviations.empty());  // 2048 AR Segments run as the spec describes them
+  EXPECT_EQ(r.plan.ar_segments.count, 2048u);
+  EXPECT_EQ(r.plan.ar_segments.segment_bytes, 8ull << 20);  // 16 GiB / 2048
+  EXPECT_EQ(r.plan.ar_amount_bytes, 16ull << 30);
+  EXPECT_EQ(r.plan.ar_segment_starts_bytes.size(), 2048u);
+  EXPECT_EQ(r.plan.subtests[0].cells[0].spec.ar_segments, r.plan.ar_segments);
+  EXPECT_EQ(w.ar_segments.count, 0u);  // WIPC writes the whole ActiveRange
 }
 
 TEST(ResolvePlan, FourKnTargetMarksHalfKiBCellsNotApplicable) {
@@ -269,6 +274,36 @@ TEST(ResolvePlan, WipcHasItsOwnTcQd) {
   config::RunOptions bad;
   EXPECT_EQ(config::set_run_option(bad, "--wipc-oio", "0"), "--wipc-oio: '0' is not a WIPC queue depth per thread (1…65536)");
   EXPECT_EQ(config::set_run_option(bad, "--wipc-threads", "0"), "--wipc-threads: '0' is not a WIPC thread count (1…1024)");
+}
+
+TEST(ResolvePlan, ClientSegmentsThatDoNotFitAreBadInputNamingTheKey) {
+  config::RunOptions o;
+  o.device_class = "client";
+  // 75 % of 2 GiB cannot hold 2048 non-touching 1 MiB segments (IOPS' largest block).
+  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(2ull << 30));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("iops.toml:63: active_range_segments 2048"), std::string::npos)
+      << r.error().message();
+  EXPECT_NE(r.error().message().find("do not fit the ActiveRange"), std::string::npos) << r.error().message();
+  // An AR Amount below 2048 x the largest block cannot hold one block per segment.
+  o.ar_amount_bytes = 1ull << 30;
+  r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("the AR Amount must be at least 2.0 GiB"), std::string::npos) << r.error().message();
+  // Latency's largest block is 8 KiB: a small amount fits a small target; the override is a deviation.
+  o.ar_amount_bytes = 64ull << 20;
+  auto lat = config::resolve_plan(def("latency.toml"), o, config::nominal_identity(1ull << 30));
+  ASSERT_TRUE(lat.ok()) << lat.error().message();
+  EXPECT_EQ(lat->plan.ar_segments.segment_bytes, 32768u);
+  EXPECT_TRUE(has_deviation(*lat, "active-range-amount"));
+  // --seed N selects another layout, reproducibly.
+  config::RunOptions seeded = o;
+  seeded.seed = 7;
+  auto a = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30));
+  auto b = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->plan.ar_segment_starts_bytes, b->plan.ar_segment_starts_bytes);
+  EXPECT_NE(a->plan.ar_segment_starts_bytes, lat->plan.ar_segment_starts_bytes);
 }
 
 }  // namespace
