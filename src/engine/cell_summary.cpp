@@ -22,6 +22,7 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
     r.io_errors += w->io_errors;
     if (r.error.empty() && !w->first_error.empty()) r.error = w->first_error;
     end_ns = std::max(end_ns, w->end_ns);
+    if (spec.pattern == model::AccessPattern::Sequential) r.stream_end_bytes.push_back(w->stream_next_bytes);
     if (w->completions_per_second.size() > per_second.size()) per_second.resize(w->completions_per_second.size(), 0);
     for (size_t s = 0; s < w->completions_per_second.size(); ++s) per_second[s] += w->completions_per_second[s];
   }

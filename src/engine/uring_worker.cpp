@@ -54,6 +54,7 @@ void WorkerStats::reset() {
   read_ios = write_ios = read_bytes = write_bytes = 0;
   completions_per_second.assign(completions_per_second.size(), 0);
   end_ns = 0;
+  stream_next_bytes = 0;
   io_errors = 0;
   first_error.clear();
 }
@@ -381,6 +382,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
     if (!issuing && inflight == 0) break;
   }
   st.end_ns = now;
+  st.stream_next_bytes = offsets.position();
 }
 
 }  // namespace pts::engine

@@ -28,6 +28,7 @@ struct WorkerStats {
   uint64_t read_bytes = 0, write_bytes = 0;
   std::vector<uint64_t> completions_per_second;  ///< indexed by whole seconds since t0
   uint64_t end_ns = 0;                           ///< when the last I/O of this worker completed
+  uint64_t stream_next_bytes = 0;                ///< sequential: the offset the stream would use next
   uint64_t io_errors = 0;
   std::string first_error;
   void reset();

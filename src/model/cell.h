@@ -77,6 +77,9 @@ struct CellResult {
   /// (keeps the issuing CPU from idling between I/Os; costs CPU). 0 = workers slept.
   uint64_t completion_poll_ns = 0;
   std::vector<uint64_t> ios_per_second;  ///< completions in each whole second
+  /// Sequential specs: the offset each stream would write or read next (one per thread), the
+  /// next sequential run's AccessSpec::stream_start_bytes. Empty for random specs.
+  std::vector<uint64_t> stream_end_bytes;
   uint64_t io_errors = 0;
   std::string error;          ///< first I/O error, if any
 };

@@ -18,14 +18,14 @@ namespace pts::model {
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
 /// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link,
 /// RunRecord.operator_fields, failed_cells and failed_purges in SubTestRecord,
-/// verification.method in PurgeRecord. Older records load unchanged (new fields take their
-/// defaults).
+/// verification.method in PurgeRecord, WIPC's own TC/QD, sequential stream positions, client
+/// ActiveRange segments. Older records load unchanged (new fields take their defaults).
 inline constexpr int kRunRecordSchemaVersion = 4;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {
   std::string kind = "WIPC";
-  uint64_t target_bytes = 0;   ///< what the plan asked for (2 × capacity × AR)
+  uint64_t target_bytes = 0;   ///< what the plan asked for (2 × user capacity)
   uint64_t bytes_written = 0;
   bool completed = false;
   CellResult result;

@@ -2,6 +2,7 @@
 #include "pts/run_context.h"
 
 #include "device/confirm.h"
+#include "pts/stream_positions.h"
 
 namespace pts::runner {
 
@@ -110,7 +111,11 @@ core::Result<EngineRun> RunContext::run_engine(const model::AccessSpec& spec, bo
   const uint64_t start_ns = env_.clock.monotonic_ns();
   if (last_run_end_ns_) out.gap_before_ns = start_ns - *last_run_end_ns_;
   const uint64_t start_wall = env_.clock.wall_ns();
-  auto result = env_.engine.run(spec, abort, progress);
+  // Sequential streams continue where the last sequential run of this sub-test left them.
+  model::AccessSpec run_spec = spec;
+  if (run_spec.pattern == model::AccessPattern::Sequential && run_spec.stream_start_bytes.empty())
+    run_spec.stream_start_bytes = stream_resume_point(record(), pos.subtest, run_spec);
+  auto result = env_.engine.run(run_spec, abort, progress);
   last_run_end_ns_ = env_.clock.monotonic_ns();
   if (!result.ok()) return result.take_error();
   out.result = std::move(result.value());

@@ -42,7 +42,9 @@ core::Result<StepOutcome> do_wipc(RunContext& ctx, size_t i) {
   st = ctx.transition("WIPC", i, 0,
                       "SEQ " + core::format_block_size(sub.wipc.block_bytes) + " write of " +
                           core::format_bytes(target) + " (" + fmt("%g", plan.wipc_capacity_multiple) +
-                          " x capacity x ActiveRange)");
+                          " x user capacity) over the " + fmt("%g", sub.wipc.active_range_pct) +
+                          " % ActiveRange, TC " + std::to_string(sub.wipc.threads) + " / QD " +
+                          std::to_string(sub.wipc.queue_depth));
   if (!st.ok()) return st.take_error();
   CellPosition pos;
   pos.subtest = i;

@@ -99,9 +99,11 @@ NLOHMANN_JSON_SERIALIZE_ENUM(RunState, {{RunState::Running, "running"},
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BlockSizeShare, bytes, percent)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessZone, io_pct, range_pct)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ArSegmentation, count, segment_bytes, align_bytes, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSpec, pattern, read_pct, block_bytes, bs_split,
                                                 threads, queue_depth, seconds, bytes_limit,
-                                                active_range_pct, zones, rate_iops, seed)
+                                                active_range_pct, zones, ar_segments, stream_start_bytes,
+                                                rate_iops, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
                                                 p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
                                                 percentile_rel_error)
@@ -119,6 +121,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, start
                                                 read_latency, write_latency, read_histogram,
                                                 write_histogram, cpu_usr_pct, cpu_sys_pct,
                                                 littles_law_oio, completion_poll_ns, ios_per_second,
+                                                stream_end_bytes,
                                                 io_errors, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
                                                 crypto_erase_in_format, format_applies_to_all_namespaces,
@@ -148,7 +151,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestPlan, id, title, purge, w
                                                 tracking)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_edition, device_class,
                                                 template_name, definition_file, write_cache_enabled,
-                                                active_range_pct, threads, queue_depth, cell_seconds,
+                                                active_range_pct, ar_segments, ar_amount_bytes,
+                                                ar_segment_starts_bytes, threads, queue_depth, wipc_threads,
+                                                wipc_queue_depth, cell_seconds,
                                                 spec_cell_seconds, window_rounds, max_rounds,
                                                 continue_past_max, wipc_capacity_multiple,
                                                 data_excursion_limit, slope_excursion_limit,

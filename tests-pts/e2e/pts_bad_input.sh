@@ -28,6 +28,10 @@ serial=$("$PTSUITE" info "$T" --json | python3 -c 'import json,sys; print(json.l
 expect2 engine-ring "--oio 40000: the io_uring engine keeps at most 32768" iops "$T" --out "$WORK/e" --confirm "$serial" --oio 40000
 expect2 engine-buffers "registers at most 1.0 GiB per region" throughput "$T" --out "$WORK/f" --confirm "$serial" --oio 2048
 expect2 engine-cell "--cell-seconds 0.001: shorter than the 0.01 s" latency "$T" --out "$WORK/g" --confirm "$serial" --cell-seconds 0.001
+expect2 wipc-oio-zero "--wipc-oio: '0' is not a WIPC queue depth" iops "$T" --out "$WORK/c" --wipc-oio 0
+expect2 ar-segments-do-not-fit "iops.toml:63: active_range_segments 2048|do not fit the ActiveRange" \
+  iops "$T" --out "$WORK/c" --class client
+expect2 wipc-threads-zero "--wipc-threads: '0' is not a WIPC thread count" iops "$T" --out "$WORK/c" --wipc-threads 0
 [ ! -e "$WORK/a" ] && [ ! -e "$WORK/b" ] && [ ! -e "$WORK/c" ] && [ ! -e "$WORK/e" ] && [ ! -e "$WORK/f" ] &&
   [ ! -e "$WORK/g" ] || fail "a run directory was created for bad input"
 [ ! -e "$WORK/missing.img" ] || fail "a target was created for bad input"
