@@ -280,27 +280,27 @@ TEST(ResolvePlan, ClientSegmentsThatDoNotFitAreBadInputNamingTheKey) {
   config::RunOptions o;
   o.device_class = "client";
   // 75 % of 2 GiB cannot hold 2048 non-touching 1 MiB segments (IOPS' largest block).
-  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(2ull << 30));
+  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(2ull << 30), model::EngineLimits{});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message().find("iops.toml:63: active_range_segments 2048"), std::string::npos)
       << r.error().message();
   EXPECT_NE(r.error().message().find("do not fit the ActiveRange"), std::string::npos) << r.error().message();
   // An AR Amount below 2048 x the largest block cannot hold one block per segment.
   o.ar_amount_bytes = 1ull << 30;
-  r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity());
+  r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(), model::EngineLimits{});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message().find("the AR Amount must be at least 2.0 GiB"), std::string::npos) << r.error().message();
   // Latency's largest block is 8 KiB: a small amount fits a small target; the override is a deviation.
   o.ar_amount_bytes = 64ull << 20;
-  auto lat = config::resolve_plan(def("latency.toml"), o, config::nominal_identity(1ull << 30));
+  auto lat = config::resolve_plan(def("latency.toml"), o, config::nominal_identity(1ull << 30), model::EngineLimits{});
   ASSERT_TRUE(lat.ok()) << lat.error().message();
   EXPECT_EQ(lat->plan.ar_segments.segment_bytes, 32768u);
   EXPECT_TRUE(has_deviation(*lat, "active-range-amount"));
   // --seed N selects another layout, reproducibly.
   config::RunOptions seeded = o;
   seeded.seed = 7;
-  auto a = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30));
-  auto b = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30));
+  auto a = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30), model::EngineLimits{});
+  auto b = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30), model::EngineLimits{});
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->plan.ar_segment_starts_bytes, b->plan.ar_segment_starts_bytes);
   EXPECT_NE(a->plan.ar_segment_starts_bytes, lat->plan.ar_segment_starts_bytes);
