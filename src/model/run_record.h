@@ -17,8 +17,9 @@ namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
 /// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link and
-/// RunRecord.operator_fields. Older records load unchanged.
-inline constexpr int kRunRecordSchemaVersion = 4;
+/// RunRecord.operator_fields. 5: the cell's kernel counters, fidelity flags, completion
+/// batching and paced latency from the schedule. Older records load unchanged.
+inline constexpr int kRunRecordSchemaVersion = 5;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {
