@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,25 @@ std::string block_text(const model::AccessSpec& spec) {
   return out;
 }
 
+/// The kernel's block counters for the cell, or null ("n/a": a file has none).
+nlohmann::json kernel_json(const std::optional<model::KernelCounters>& k) {
+  if (!k) return nullptr;
+  return {{"device", k->device},
+          {"read_ios", k->read_ios},
+          {"write_ios", k->write_ios},
+          {"read_merges", k->read_merges},
+          {"write_merges", k->write_merges},
+          {"host_ios", k->host_ios},
+          {"read_bytes", k->read_bytes},
+          {"write_bytes", k->write_bytes},
+          {"avg_in_flight", k->avg_in_flight},
+          {"mean_device_time_us", us(k->mean_device_time_ns)},
+          {"utilization", k->utilization},
+          {"in_flight_limit", k->in_flight_limit},
+          {"saturated", k->saturated},
+          {"wall_seconds", static_cast<double>(k->wall_ns) / 1e9}};
+}
+
 nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo& t, const std::string& engine) {
   const auto& s = r.spec;
   nlohmann::json bs_split = nlohmann::json::array();
@@ -77,6 +97,16 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
           {"ios_per_second", r.ios_per_second},
           {"littles_law", {{"oio", r.littles_law_oio}, {"tc_x_qd", s.threads * s.queue_depth}}},
           {"completion_poll_ns", r.completion_poll_ns},
+          {"completion",
+           {{"wait_min", r.completion.wait_min},
+            {"reaps", r.completion.reaps},
+            {"completions_per_reap", r.completion.completions_per_reap},
+            {"poll_busy_seconds", static_cast<double>(r.completion.poll_busy_ns) / 1e9},
+            {"poll_expired", r.completion.poll_expired}}},
+          {"latency_from", r.latency_from},
+          {"submission_lat_us", latency_json(r.submission_latency)},
+          {"kernel", kernel_json(r.kernel)},
+          {"fidelity_flags", r.fidelity_flags},
           {"io_errors", r.io_errors},
           {"error", r.error},
           {"spec",
@@ -132,9 +162,32 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               cpu_us_per_io);
   std::printf("  Little   IOPS x mean latency = %.2f outstanding I/Os vs TC x QD = %u\n", r.littles_law_oio,
               s.threads * s.queue_depth);
+  if (r.latency_from == "schedule")
+    std::printf("  paced    latency above runs from each I/O's scheduled release; from submission: mean %.1f us, "
+                "p99 %.1f us\n",
+                us(r.submission_latency.mean_ns), us(static_cast<double>(r.submission_latency.p99_ns)));
+  std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
+              r.completion.wait_min, r.completion.completions_per_reap);
   if (r.completion_poll_ns)
-    std::printf("  polling  low-depth mode: workers poll completions up to %.0f us before sleeping (CPU above is that)\n",
-                static_cast<double>(r.completion_poll_ns) / 1e3);
+    std::printf("  polling  low-depth mode: workers poll until the completion arrives, up to %.0f us per wait "
+                "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
+                static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
+                static_cast<unsigned long long>(r.completion.poll_expired));
+  if (r.kernel) {
+    const auto& k = *r.kernel;
+    std::printf("  kernel   %s: %llu I/Os (%llu merged), avg in flight %.2f%s, mean device time %.1f us, busy %.0f %%\n",
+                k.device.c_str(), static_cast<unsigned long long>(k.read_ios + k.write_ios),
+                static_cast<unsigned long long>(k.read_merges + k.write_merges), k.avg_in_flight,
+                k.saturated ? (" (saturated: the device holds at most " + std::to_string(k.in_flight_limit) + ")").c_str() : "",
+                us(k.mean_device_time_ns), k.utilization * 100);
+  } else {
+    std::printf("  kernel   n/a (a file has no block-device counters)\n");
+  }
+  if (!r.fidelity_flags.empty()) {
+    std::string flags;
+    for (const auto& f : r.fidelity_flags) flags += (flags.empty() ? "" : ", ") + f;
+    std::printf("  WARNING  measurement-fidelity check failed: %s (see docs/run-record.md)\n", flags.c_str());
+  }
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }
 

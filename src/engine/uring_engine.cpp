@@ -11,10 +11,13 @@
 #include <cstdio>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include "core/clock.h"
+#include "engine/block_stat.h"
 #include "engine/cell_summary.h"
+#include "engine/fidelity_check.h"
 #include "engine/io_engine.h"
 #include "engine/uring_worker.h"
 #include "engine/workload.h"
@@ -45,7 +48,8 @@ const std::atomic<bool> kNeverAbort{false};
 
 class UringEngine final : public IoEngine {
  public:
-  UringEngine(IoTarget target, int fd, bool writable) : target_(std::move(target)), fd_(fd), writable_(writable) {}
+  UringEngine(IoTarget target, int fd, bool writable)
+      : target_(std::move(target)), fd_(fd), writable_(writable), block_stat_(BlockStatSource::for_fd(fd)) {}
   ~UringEngine() override {
     workers_.clear();  // joins the threads before the descriptor goes
     close(fd_);
@@ -75,6 +79,8 @@ class UringEngine final : public IoEngine {
       if (setup_error.empty() && !workers_[w]->setup_error().empty()) setup_error = workers_[w]->setup_error();
     if (!setup_error.empty()) control.cancelled = true;
 
+    // The kernel's counters just before the first I/O and just after the last completion.
+    const auto kernel0 = block_stat_ ? block_stat_->read() : std::nullopt;
     const CpuTimes cpu0 = process_cpu();
     const uint64_t wall0 = core::wall_ns();
     control.t0_ns = core::monotonic_ns();
@@ -82,6 +88,7 @@ class UringEngine final : public IoEngine {
     control.go.fetch_add(1);
     control.go.notify_all();
     wait_done(control, spec.threads, progress);
+    const auto kernel1 = block_stat_ && kernel0 ? block_stat_->read() : std::nullopt;
     const uint64_t t_end = core::monotonic_ns();
     const CpuTimes cpu1 = process_cpu();
     if (!setup_error.empty()) return core::Error(core::ErrorKind::Io, "engine setup: " + setup_error);
@@ -93,6 +100,10 @@ class UringEngine final : public IoEngine {
     model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
     result.started_wall_ns = wall0;
     result.completion_poll_ns = plans->front().completion_poll_ns;
+    if (kernel0 && kernel1)
+      result.kernel = kernel_delta(block_stat_->device(), *kernel0, *kernel1, block_stat_->in_flight_limit(),
+                                   uint64_t{spec.threads} * spec.queue_depth);
+    result.fidelity_flags = fidelity_flags(result);
     return result;
   }
 
@@ -124,6 +135,7 @@ class UringEngine final : public IoEngine {
   IoTarget target_;
   int fd_;
   bool writable_;
+  std::optional<BlockStatSource> block_stat_;  ///< the kernel's counters; none for a file
   std::vector<std::unique_ptr<UringWorker>> workers_;
 };
 

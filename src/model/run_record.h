@@ -16,11 +16,12 @@
 namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
-/// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link,
-/// RunRecord.operator_fields, failed_cells and failed_purges in SubTestRecord,
+/// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link and
+/// RunRecord.operator_fields. 5: failed_cells and failed_purges in SubTestRecord,
 /// verification.method in PurgeRecord, WIPC's own TC/QD, sequential stream positions, client
-/// ActiveRange segments. Older records load unchanged (new fields take their defaults).
-inline constexpr int kRunRecordSchemaVersion = 4;
+/// ActiveRange segments, the cell's kernel counters, fidelity flags, completion batching and
+/// paced latency from the schedule. Older records load unchanged (new fields take their defaults).
+inline constexpr int kRunRecordSchemaVersion = 5;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {

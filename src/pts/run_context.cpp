@@ -2,6 +2,7 @@
 #include "pts/run_context.h"
 
 #include "device/confirm.h"
+#include "engine/fidelity_check.h"
 #include "pts/stream_positions.h"
 
 namespace pts::runner {
@@ -66,6 +67,19 @@ core::Status RunContext::round_end(size_t subtest, const model::RoundRecord& sum
 }
 
 core::Status RunContext::subtest_end(size_t subtest, const model::SubTestRecord& summary) {
+  // Cells that did not hold their queue depth, or that the kernel's counters contradict,
+  // become one deviation per sub-test listing them (deviation_once: a resume that repeats
+  // this step adds nothing).
+  std::vector<engine::FlaggedCell> flagged;
+  const auto& rec = record().subtests[subtest];
+  if (rec.wipc) flagged.push_back({0, &rec.wipc->result});
+  for (const auto& round : rec.rounds)
+    for (const auto& c : round.cells) flagged.push_back({round.round, &c});
+  const std::string text = engine::fidelity_deviation_text(summary.id, flagged);
+  if (!text.empty()) {
+    auto dev = deviation_once("measurement-fidelity", text);
+    if (!dev.ok()) return dev;
+  }
   auto st = env_.sink.subtest_end(subtest, summary);
   if (!st.ok()) return st;
   return state_.subtest_end(subtest, summary);

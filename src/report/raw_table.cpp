@@ -73,6 +73,19 @@ const std::vector<RawColumn>& raw_columns() {
       {"cpu_usr_pct", "CPU usr %", "0.0", [](const RawRow& r) { return n(r.cell->cpu_usr_pct); }},
       {"cpu_sys_pct", "CPU sys %", "0.0", [](const RawRow& r) { return n(r.cell->cpu_sys_pct); }},
       {"littles_law_oio", "IOPS × ART (OIO)", "0.00", [](const RawRow& r) { return n(r.cell->littles_law_oio); }},
+      // The kernel's block counters beside the engine's (n/a: a file or simulated drive has none).
+      {"kernel_ios", "Kernel I/Os", "0",
+       [](const RawRow& r) { return r.cell->kernel ? u(r.cell->kernel->host_ios) : TableCell::str("n/a"); }},
+      {"kernel_avg_in_flight", "Kernel avg in flight", "0.00",
+       [](const RawRow& r) { return r.cell->kernel ? n(r.cell->kernel->avg_in_flight) : TableCell::str("n/a"); }},
+      {"kernel_mean_device_time_ns", "Kernel mean device time (ns)", "#,##0",
+       [](const RawRow& r) { return r.cell->kernel ? n(r.cell->kernel->mean_device_time_ns) : TableCell::str("n/a"); }},
+      {"fidelity_flags", "Fidelity flags", "",
+       [](const RawRow& r) {
+         std::string flags;
+         for (const auto& f : r.cell->fidelity_flags) flags += (flags.empty() ? "" : ",") + f;
+         return TableCell::str(flags);
+       }},
       {"io_errors", "I/O errors", "0", [](const RawRow& r) { return u(r.cell->io_errors); }},
       {"error", "First error", "", [](const RawRow& r) { return TableCell::str(r.cell->error); }},
   };

@@ -115,14 +115,20 @@ inline void from_json(const nlohmann::json& j, HistogramBucket& b) {
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencyHistogramRecord, sub_bucket_bits, max_bit, samples,
                                                 sum_ns, min_ns, max_ns, buckets)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelCounters, device, read_ios, write_ios, read_merges,
+                                                write_merges, read_bytes, write_bytes, host_ios, ticks_ms,
+                                                weighted_ms, busy_ms, wall_ns, avg_in_flight,
+                                                mean_device_time_ns, utilization, in_flight_limit, saturated)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompletionStats, wait_min, reaps, completions_per_reap,
+                                                poll_busy_ns, poll_expired)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, started_wall_ns, seconds,
                                                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                                                 write_iops, iops, mbps, read_mbps, write_mbps, latency,
                                                 read_latency, write_latency, read_histogram,
                                                 write_histogram, cpu_usr_pct, cpu_sys_pct,
-                                                littles_law_oio, completion_poll_ns, ios_per_second,
-                                                stream_end_bytes,
-                                                io_errors, error)
+                                                littles_law_oio, completion_poll_ns, completion,
+                                                latency_from, submission_latency, kernel, fidelity_flags,
+                                                ios_per_second, stream_end_bytes, io_errors, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
                                                 crypto_erase_in_format, format_applies_to_all_namespaces,
                                                 sanitize_crypto_erase, sanitize_block_erase,
