@@ -4,13 +4,15 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git
       libnvme-dev libjson-c-dev liburing-dev libeigen3-dev libxlsxwriter-dev libgtest-dev
-      libtomlplusplus-dev nlohmann-json3-dev libcli11-dev)
+      libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
+      libblkid-dev)  # libblkid-dev: the guard's on-disk signature probe (src/device/signatures.cpp)
 if [ "${1:-}" = "--test" ]; then
   # tests: fio (agreement test), openpyxl (xlsx golden tests), LibreOffice + poppler (render
   # check), QEMU + guest tools (the NVMe VM harness), util-linux/e2fsprogs/fdisk (guard tests)
   pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui poppler-utils
          qemu-system-x86 busybox-static nvme-cli dmsetup cpio kmod xz-utils
-         util-linux e2fsprogs fdisk time)
+         util-linux e2fsprogs fdisk time
+         lvm2)  # lvm2: pvcreate writes a real LVM PV label for the guard matrix (no device-mapper needed)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

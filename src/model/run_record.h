@@ -123,6 +123,7 @@ struct RunRecord {
   RunState state = RunState::Running;
   std::string failure;
   DeviceIdentity device;
+  Consent consent;  ///< what the destruction of `device` was confirmed with
   WriteCacheState write_cache = WriteCacheState::Unknown;
   TestPlan plan;
   std::vector<SubTestRecord> subtests;
