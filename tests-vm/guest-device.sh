@@ -211,7 +211,7 @@ if [ -b $NS2 ]; then
   grep -q "applies to all namespaces: yes" /tmp/out && pass "with the shim the controller formats every namespace" ||
     fail "shim not in effect: $(cat /tmp/out)"
   mkdir -p /mnt/t2
-  if mke2fs -q -F "$NS2" > /tmp/mkfs2.out 2>&1 && mount -t ext2 "$NS2" /mnt/t2 2>/tmp/mount2.out; then
+  if mke2fs -q -b 4096 "$NS2" > /tmp/mkfs2.out 2>&1 && mount -t ext2 "$NS2" /mnt/t2 2>/tmp/mount2.out; then
     echo precious > /mnt/t2/data && sync && mount -o remount,ro /mnt/t2
     sum1=$(nsum "$NS")
     refused "purge of $NS while $NS2 is mounted" "$NS2" env LD_PRELOAD=$SHIM ptsuite purge "$NS" --confirm "$SERIAL"

@@ -143,6 +143,11 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
                 {"Interface", or_unknown(d.interface) + (d.nvme_version.empty() ? "" : " (NVMe " + d.nvme_version + ")")},
                 {"LBA format", lba},
                 {"Target", or_unknown(d.path)}};
+  if (!d.wwid.empty()) dut.fields.push_back({"WWID", d.wwid});
+  if (!rec.consent.method.empty())  // what the operator confirmed (records from schema 4 on)
+    dut.fields.push_back({"Confirmed with", rec.consent.method == "created-by-ptsuite"
+                                                ? "nothing needed: a file this run created"
+                                                : rec.consent.method + " " + rec.consent.value});
 
   const auto& host = rec.host;
   HeaderSection platform{"Test Platform", {}};
