@@ -1,8 +1,9 @@
 // app/cmd_spec.cpp — `ptsuite spec TARGET [access-spec options] [--json]`: runs one access
 // spec on a block device or a regular file (created at --size when missing), like fio, and
 // prints the result as text or as the design's JSON. Every input problem is reported at once
-// with exit 2 before anything is created or written. May use: core, model, engine,
-// device (the guard, before writing), app/access_options.h, nlohmann json.
+// with exit 2 before anything is created or written; a spec that writes goes through the one
+// guard entry point (device::acquire_target) and runs on its held descriptor. May use: core,
+// model, engine, device, app/access_options.h, app/guarded_target.h, nlohmann json.
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -17,7 +18,7 @@
 #include "app/json_out.h"
 #include "config/engine_check.h"
 #include "core/units.h"
-#include "device/guard.h"
+#include "app/guarded_target.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 
@@ -30,10 +31,12 @@ std::atomic<bool> g_interrupted{false};
 extern "C" void on_sigint(int) { g_interrupted.store(true); }
 
 constexpr const char* kUsage =
-    "usage: ptsuite spec TARGET [options] [--json]\n"
+    "usage: ptsuite spec TARGET [options] [--confirm WHAT] [--force-signatures] [--json]\n"
     "Runs one access spec on TARGET (a block device, or a regular file created at --size\n"
     "when missing) with io_uring and O_DIRECT, and prints IOPS, MB/s (10^6 B), latency\n"
-    "percentiles, CPU and the Little's-law check.\n\n"
+    "percentiles, CPU and the Little's-law check. A spec that writes destroys data: it goes\n"
+    "through the guard and needs --confirm for an existing target (what `ptsuite info TARGET`\n"
+    "shows under \"Confirm with\"); a file spec creates itself needs none.\n\n"
     "Options:\n";
 
 double us(double ns) { return ns / 1000.0; }
@@ -202,15 +205,25 @@ int cmd_spec(const Args& args) {
   ParsedAccessArgs parsed = parse_access_options(args);
   std::vector<std::string> errors = parsed.errors;
   const AccessOptions& options = parsed.options;
-  bool json = false;
+  bool json = false, force_signatures = false;
+  std::optional<std::string> confirm;
   std::vector<std::string> positional;
-  for (const auto& a : parsed.rest) {
+  for (size_t i = 0; i < parsed.rest.size(); ++i) {
+    const std::string& a = parsed.rest[i];
     if (a == "--help" || a == "-h") {
-      std::printf("%s%s  --json              print the result as JSON\n", kUsage, access_options_help());
+      std::printf("%s%s  --confirm WHAT      consent to overwrite TARGET (serial, WWID, by-id name, backing file or path)\n"
+                  "  --force-signatures  overwrite a target that holds a file system / LVM / RAID / partition signature\n"
+                  "  --json              print the result as JSON\n",
+                  kUsage, access_options_help());
       return 0;
     }
     if (a == "--json") json = true;
-    else if (a.rfind("--", 0) == 0) {
+    else if (a == "--force-signatures") force_signatures = true;
+    else if (a == "--confirm" || a.rfind("--confirm=", 0) == 0) {
+      if (a != "--confirm") confirm = a.substr(10);
+      else if (i + 1 < parsed.rest.size()) confirm = parsed.rest[++i];
+      else errors.push_back("--confirm: needs a value");
+    } else if (a.rfind("--", 0) == 0) {
       errors.push_back(a + ": unknown option (see ptsuite spec --help)");
     } else positional.push_back(a);
   }
@@ -242,24 +255,27 @@ int cmd_spec(const Args& args) {
   }
   if (!errors.empty()) return fail(errors, 2);
 
-  // Writing is destructive: the guard refuses a mounted, partitioned, held or swap target.
-  if (spec.read_pct < 100 && target.exists) {
-    core::Status guarded = core::ok_status();
-    if (target.kind == model::TargetKind::BlockDevice) {
-      std::error_code ec;
-      const auto real = std::filesystem::canonical(target.target.path, ec);
-      guarded = device::guard_block_device(ec ? target.target.path : real.filename().string());
-    } else {
-      guarded = device::guard_file(target.target.path);
-    }
-    if (!guarded) return fail(guarded.error().messages, core::exit_code(guarded.error().kind));
-  }
-
   const bool created = !target.exists;
   if (created) {
     auto made = engine::create_file_target(target.target.path, target.target.size_bytes);
     if (!made) return fail(made.error().messages, core::exit_code(made.error().kind));
   }
+  // Writing is destructive: the one guard entry point examines the target, holds it
+  // exclusively for the whole command and needs the operator's confirmation.
+  std::unique_ptr<device::HeldTarget> held;
+  if (spec.read_pct < 100) {
+    auto h = device::acquire_target(target.target.path, writing_options(confirm, force_signatures, created));
+    if (!h) {
+      std::error_code ec;
+      if (created) std::filesystem::remove(target.target.path, ec);
+      return fail(h.error().messages, core::exit_code(h.error().kind));
+    }
+    held = std::move(h.value());
+    if (!json) std::fprintf(stderr, "ptsuite spec: %s\n", consent_line(*held).c_str());
+    for (const auto& [code, text] : held->deviations())
+      std::fprintf(stderr, "ptsuite spec: deviation [%s] %s\n", code.c_str(), text.c_str());
+    target.target.fd = held->fd();
+  }  // a read-only spec writes nothing: --confirm and --force-signatures have nothing to do
   auto eng = engine::open_uring_engine(target.target, spec.read_pct < 100);
   if (!eng) return fail(eng.error().messages, core::exit_code(eng.error().kind));
 

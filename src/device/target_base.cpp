@@ -34,8 +34,8 @@ core::Result<model::DeviceIdentity> TargetBase::identify() {
 }
 
 core::Status TargetBase::guard_partition_table() {
-  if (!block_access_) return core::ok_status();
-  auto io = block_access_->open(io_path_, false);
+  if (!block_access_ || held_fd_ < 0) return core::ok_status();
+  auto io = block_access_->open(held_fd_, io_path_);
   if (!io.ok()) return io.error();
   std::vector<uint8_t> head(kPartitionProbeBytes);
   if (auto st = (*io)->read_at(0, head); !st.ok()) return st.error();
@@ -82,7 +82,10 @@ core::Result<model::PurgeRecord> TargetBase::purge(const PurgeRequest& req) {
   if (req.verify) {
     if (!block_access_)
       return core::Error(core::ErrorKind::Internal, "purge verification needs block access (not wired)");
-    auto opened = block_access_->open(io_path_, true);
+    if (held_fd_ < 0)
+      return core::Error(core::ErrorKind::Internal, "purge of " + io_path_ +
+                                                        " without the guard's held descriptor (device::acquire_target)");
+    auto opened = block_access_->open(held_fd_, io_path_);
     if (!opened.ok()) {  // the device could not be opened for the purge: a device failure (4)
       core::Error e = opened.error();
       e.kind = core::ErrorKind::Device;

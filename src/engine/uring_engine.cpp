@@ -1,4 +1,4 @@
-// engine/uring_engine.cpp — the io_uring IoEngine: owns the O_DIRECT file descriptor and a
+// engine/uring_engine.cpp — the io_uring IoEngine: owns (or borrows) the O_DIRECT descriptor and a
 // pool of persistent UringWorkers, runs one cell at a time across TC of them (a barrier, one
 // shared t0, a deadline or byte budget), and merges their stats into a CellResult. The
 // liburing headers stay in uring_worker.cpp.
@@ -48,11 +48,11 @@ const std::atomic<bool> kNeverAbort{false};
 
 class UringEngine final : public IoEngine {
  public:
-  UringEngine(IoTarget target, int fd, bool writable)
-      : target_(std::move(target)), fd_(fd), writable_(writable), block_stat_(BlockStatSource::for_fd(fd)) {}
+  UringEngine(IoTarget target, int fd, bool writable, bool owns_fd)
+      : target_(std::move(target)), fd_(fd), writable_(writable), owns_fd_(owns_fd), block_stat_(BlockStatSource::for_fd(fd)) {}
   ~UringEngine() override {
     workers_.clear();  // joins the threads before the descriptor goes
-    close(fd_);
+    if (owns_fd_) close(fd_);
   }
 
   core::Result<model::CellResult> run(const model::AccessSpec& requested, const std::atomic<bool>* abort,
@@ -135,6 +135,7 @@ class UringEngine final : public IoEngine {
   IoTarget target_;
   int fd_;
   bool writable_;
+  bool owns_fd_;  ///< false: the guard's borrowed descriptor (IoTarget::fd)
   std::optional<BlockStatSource> block_stat_;  ///< the kernel's counters; none for a file
   std::vector<std::unique_ptr<UringWorker>> workers_;
 };
@@ -182,6 +183,15 @@ model::EngineLimits uring_engine_limits() {
 }
 
 core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target, bool writable) {
+  if (target.fd >= 0) {  // the guard's descriptor: never a second open by path
+    const int flags = fcntl(target.fd, F_GETFL);
+    if (flags < 0 || !(flags & O_DIRECT) || (writable && (flags & O_ACCMODE) != O_RDWR))
+      return core::Error(core::ErrorKind::Internal, "target " + target.path +
+                                                        ": the borrowed descriptor is not open for direct I/O" +
+                                                        (writable ? " read-write" : ""));
+    if (target.size_bytes == 0) return core::bad_input("target " + target.path + ": size unknown (0 bytes)");
+    return std::unique_ptr<IoEngine>(std::make_unique<UringEngine>(target, target.fd, writable, false));
+  }
   const int fd = open(target.path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -193,7 +203,7 @@ core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target
     close(fd);
     return core::bad_input("target " + target.path + ": size unknown (0 bytes)");
   }
-  return std::unique_ptr<IoEngine>(std::make_unique<UringEngine>(target, fd, writable));
+  return std::unique_ptr<IoEngine>(std::make_unique<UringEngine>(target, fd, writable, true));
 }
 
 }  // namespace pts::engine

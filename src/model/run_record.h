@@ -18,7 +18,8 @@ namespace pts::model {
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
 /// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link and
 /// RunRecord.operator_fields. 5: failed_cells and failed_purges in SubTestRecord,
-/// verification.method in PurgeRecord, WIPC's own TC/QD, sequential stream positions, client
+/// verification.method in PurgeRecord, the confirmed identity (DeviceIdentity.wwid/nguid/eui64/
+/// serial_made_up/subsystem_*) and RunRecord.consent, WIPC's own TC/QD, sequential stream positions, client
 /// ActiveRange segments, the cell's kernel counters, fidelity flags, completion batching and
 /// paced latency from the schedule. Older records load unchanged (new fields take their defaults).
 inline constexpr int kRunRecordSchemaVersion = 5;
@@ -144,6 +145,7 @@ struct RunRecord {
   RunState state = RunState::Running;
   std::string failure;
   DeviceIdentity device;
+  Consent consent;  ///< what the destruction of `device` was confirmed with
   WriteCacheState write_cache = WriteCacheState::Unknown;
   TestPlan plan;
   std::vector<SubTestRecord> subtests;

@@ -182,6 +182,11 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
                 {"PCIe link", model::pcie_link_label(d.pcie_link)},
                 {"LBA format", lba},
                 {"Target", or_unknown(d.path)}};
+  if (!d.wwid.empty()) dut.fields.push_back({"WWID", d.wwid});
+  if (!rec.consent.method.empty())  // what the operator confirmed (records from schema 5 on)
+    dut.fields.push_back({"Confirmed with", rec.consent.method == "created-by-ptsuite"
+                                                ? "nothing needed: a file this run created"
+                                                : rec.consent.method + " " + rec.consent.value});
 
   HeaderSection setup{"Set-up Parameters", {}};
   const bool many = scope.subtests.size() > 1;

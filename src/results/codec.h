@@ -143,7 +143,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceIdentity, kind, path, manu
                                                 firmware, interface, nvme_version, namespace_id,
                                                 capacity_bytes, lba_size, lba_metadata_bytes,
                                                 lba_format_index, physical_block_bytes, capabilities,
-                                                health, pcie_link)
+                                                health, pcie_link, wwid, nguid, eui64, serial_made_up,
+                                                subsystem_namespaces, subsystem_controllers)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Consent, method, value, exclusivity)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, method, performed, passed, sampled_blocks,
                                                 blocks_still_holding_pattern, expectation, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeRecord, method, chosen_automatically, reason, opcode,
@@ -191,7 +193,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, c
                                                 os, kernel)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
                                                 run_id, command_line, host, started_wall_ns,
-                                                ended_wall_ns, state, failure, device, write_cache,
+                                                ended_wall_ns, state, failure, device, consent, write_cache,
                                                 plan, subtests, deviations, transitions, operator_fields)
 
 }  // namespace pts::model

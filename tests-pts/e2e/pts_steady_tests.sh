@@ -11,8 +11,7 @@ for t in iops throughput latency; do
   "$PTSUITE" run "$t" "${TARGET_ARGS[@]}" --out "$WORK/$t" "${common[@]}" >"$WORK/$t.out" 2>"$WORK/$t.err" ||
     { cat "$WORK/$t.err"; fail "$t: exit $?"; }
   if [ -z "$LOOP" ]; then
-    serial=$("$PTSUITE" info "$TARGET" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["serial"])')
-    TARGET_ARGS=("$TARGET" --confirm "$serial")
+    TARGET_ARGS=("$TARGET" --confirm "$(confirm_of "$TARGET")")
   fi
   cells=""; [ "$t" = iops ] && cells="--cells $IOPS_CELLS"
   python3 "$HERE/check_run.py" "$WORK/$t" $cells || fail "$t: run directory audit"

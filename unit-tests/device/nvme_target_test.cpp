@@ -3,9 +3,13 @@
 // and the write cache. Identify data comes from the stored QEMU dumps, edited per case.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "device/nvme_commands.h"
 #include "device/targets.h"
 #include "fakes/fake_engine.h"
+#include "fakes/fake_sysfs.h"
 #include "fakes/fake_transport.h"
 
 namespace pts::device {
@@ -53,10 +57,29 @@ struct NvmeTargetTest : ::testing::Test {
   std::string refuse_name;  ///< the guard refuses this block name
   std::vector<std::string> guarded;
   std::unique_ptr<TargetDevice> dev;
+  int held_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  /// Subsystem nvme-subsys3 with controller nvme9: the target is namespace 1, head nvme3n1.
+  /// Its numbers differ from the controller's (multipath naming), and a sibling added by a
+  /// test is NSID 2 at instance 5 (deleted and re-created): nvme9n2 / nvme3n2 do not exist.
+  fakes::FakeSysfs sysfs{"nvme-target"};
+
+  ~NvmeTargetTest() override { ::close(held_fd); }
 
   NvmeTargetTest() {
     put_le(ns, 0, kNsBlocks, 8);  // NSZE
     clock->tick_ns = 1000;
+    sysfs.controller("nvme9", "nvme-subsys3");
+    sysfs.head("nvme-subsys3", "nvme3n1", 1, {"nvme9"});
+  }
+
+  /// Namespace 2 (head nvme3n5) attached, and listed by the controller.
+  void second_namespace() {
+    sysfs.head("nvme-subsys3", "nvme3n5", 2, {"nvme9"});
+    std::vector<uint8_t> list(4096, 0);
+    list[0] = 1;
+    list[4] = 2;
+    t->replace(nvme::kOpIdentify, 0, nvme::kCnsActiveNamespaceList, data(list));
+    t->replace(nvme::kOpIdentify, 0, nvme::kCnsAllocatedNamespaceList, data(list));
   }
 
   /// Sanitize capabilities (SANICAP bit 0 crypto, 1 block) and FNA (bit 2 crypto erase).
@@ -75,6 +98,8 @@ struct NvmeTargetTest : ::testing::Test {
     std::vector<uint8_t> list(4096, 0);
     list[0] = 1;
     t->on(nvme::kOpIdentify, 0, nvme::kCnsActiveNamespaceList, data(list));
+    t->on(nvme::kOpIdentify, 1, nvme::kCnsNsDescriptorList, data(std::vector<uint8_t>(4096, 0)));
+    t->on(nvme::kOpIdentify, 0, nvme::kCnsAllocatedNamespaceList, data(list));
     t->on(nvme::kOpGetLogPage, nvme::kNsidAll, 0x02u | (127u << 16), data(golden("qemu-7.2-smart-log.hex")));
     fakes::FakeReply fmt;
     fmt.effect = erase;
@@ -84,8 +109,8 @@ struct NvmeTargetTest : ::testing::Test {
     t->on(nvme::kOpSanitize, 0, std::nullopt, san);
     ResolvedTarget r;
     r.kind = model::TargetKind::NvmeNamespace;
-    r.path = r.io_path = r.admin_path = "/dev/nvme9n1";
-    r.block_name = "nvme9n1";
+    r.path = r.io_path = r.admin_path = "/dev/nvme3n1";
+    r.block_name = "nvme3n1";
     r.nsid = 1;
     NvmeTargetDeps deps;
     deps.block_access = std::make_shared<fakes::FakeBlockAccessFactory>(disk);
@@ -96,9 +121,10 @@ struct NvmeTargetTest : ::testing::Test {
       if (name == refuse_name) return core::Status(core::Error(core::ErrorKind::Refused, "refused: " + name + " is mounted"));
       return guard_result;
     };
-    deps.block_exists = [](const std::string&) { return true; };
+    deps.sysfs_root = sysfs.root();
     deps.sanitize_wait.stuck_timeout_ns = 10'000'000'000ull;
     dev = make_nvme_target(r, std::move(transport), std::move(deps));
+    dev->use_held_descriptor(held_fd, false);  // what acquire_target() hands over; the fake disk ignores it
   }
 
   core::Result<model::PurgeRecord> purge(std::optional<PurgeMethod> m, model::PurgeRecord* rec = nullptr,
@@ -150,24 +176,101 @@ TEST_F(NvmeTargetTest, AutoPurgeWithoutSanitizeIsFormatUserDataEraseVerified) {
   EXPECT_EQ(r->verification.expectation, "zeroes");
   EXPECT_EQ(rec.method, PurgeMethod::FormatUser);  // record_out mirrors the result
   EXPECT_GT(disk->writes, 0);                       // the pattern went out first
-  EXPECT_EQ(guarded, (std::vector<std::string>{"nvme9n1"}));
+  EXPECT_EQ(guarded, (std::vector<std::string>{"nvme3n1"}));
   EXPECT_TRUE(t->unexpected.empty());
 }
 
 TEST_F(NvmeTargetTest, SesZeroIsNeverSentForAnyCapabilityCombination) {
+  // For every combination: exactly the command the policy calls for went out (a Format with
+  // SES 1 or 2, or a Sanitize with its action), or nothing at all when the method is not
+  // supported — and no Format ever carries SES 0.
   for (uint32_t sanicap = 0; sanicap < 4; ++sanicap)
     for (uint8_t fna : {uint8_t(0), uint8_t(4)})
       for (auto m : {std::optional<PurgeMethod>{}, std::optional<PurgeMethod>{PurgeMethod::FormatUser},
                      std::optional<PurgeMethod>{PurgeMethod::FormatCrypto}}) {
+        SCOPED_TRACE("sanicap " + std::to_string(sanicap) + " fna " + std::to_string(fna) + " method " +
+                     (m ? purge_method_name(*m) : std::string("auto")));
         caps(sanicap, fna);
         ctrl[256] = 0x0a;  // OACS: Format NVM supported
         open();
         log_before_sanitize();
         t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(1, 0xFFFF, sanicap & 1 ? 4 : 2));
-        (void)purge(m);
-        for (const auto& c : t->sent_with(nvme::kOpFormatNvm))
-          EXPECT_NE((c.cdw10 >> 9) & 7, 0u) << "sanicap " << sanicap << " fna " << int(fna);
+        auto r = purge(m);
+        const auto formats = t->sent_with(nvme::kOpFormatNvm);
+        const auto sanitizes = t->sent_with(nvme::kOpSanitize);
+        for (const auto& c : formats) EXPECT_NE((c.cdw10 >> 9) & 7, 0u);
+        uint32_t want_ses = 0, want_sanact = 0;  // 0 = that command must not be sent
+        if (!m && sanicap) want_sanact = sanicap & 1 ? 4 : 2;
+        else if (!m) want_ses = fna ? 2 : 1;
+        else if (*m == PurgeMethod::FormatUser) want_ses = 1;
+        else if (fna) want_ses = 2;  // FormatCrypto needs FNA bit 2
+        if (want_ses) {
+          ASSERT_TRUE(r.ok()) << r.error().message();
+          ASSERT_EQ(formats.size(), 1u);
+          EXPECT_EQ((formats[0].cdw10 >> 9) & 7, want_ses);
+          EXPECT_EQ(formats[0].nsid, 1u);
+          EXPECT_TRUE(sanitizes.empty());
+        } else if (want_sanact) {
+          ASSERT_TRUE(r.ok()) << r.error().message();
+          ASSERT_EQ(sanitizes.size(), 1u);
+          EXPECT_EQ(sanitizes[0].cdw10 & 7, want_sanact);
+          EXPECT_TRUE(formats.empty());
+        } else {
+          ASSERT_FALSE(r.ok());
+          EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput);
+          EXPECT_TRUE(formats.empty());
+          EXPECT_TRUE(sanitizes.empty());
+        }
       }
+}
+
+TEST_F(NvmeTargetTest, AutoPurgeNeverPicksSanitizeWithASecondNamespace) {
+  caps(1);  // Sanitize crypto erase supported
+  open();
+  second_namespace();
+  auto id = dev->identify();
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(id->subsystem_namespaces, 2u);
+  EXPECT_EQ(id->subsystem_controllers, 1u);
+  auto r = purge(std::nullopt);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(r->method, PurgeMethod::FormatUser);
+  EXPECT_NE(r->reason.find("Sanitize not chosen automatically"), std::string::npos) << r->reason;
+  EXPECT_TRUE(t->sent_with(nvme::kOpSanitize).empty());
+}
+
+TEST_F(NvmeTargetTest, ANamespaceWithoutABlockDeviceHereCannotBeExamined) {
+  caps(1);
+  open();
+  std::vector<uint8_t> list(4096, 0);
+  list[0] = 1;
+  list[4] = 3;  // attached to the controller, but no block device on this host
+  t->replace(nvme::kOpIdentify, 0, nvme::kCnsActiveNamespaceList, data(list));
+  auto r = purge(PurgeMethod::SanitizeCrypto);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, core::ErrorKind::Refused);
+  EXPECT_NE(r.error().message().find("namespace 3 of nvme-subsys3 has no block device on this host"),
+            std::string::npos) << r.error().message();
+  EXPECT_TRUE(t->sent_with(nvme::kOpSanitize).empty());
+  EXPECT_EQ(disk->writes, 0);
+}
+
+TEST_F(NvmeTargetTest, IdentifiersFromTheDescriptorList) {
+  std::vector<uint8_t> desc(4096, 0);
+  desc[0] = 3;   // NIDT UUID
+  desc[1] = 16;  // NIDL
+  for (int i = 0; i < 16; ++i) desc[4 + i] = uint8_t(0xA0 + i);
+  desc[20] = 1;  // NIDT EUI-64
+  desc[21] = 8;
+  for (int i = 0; i < 8; ++i) desc[24 + i] = uint8_t(0x10 + i);
+  sysfs.write("devices/virtual/nvme-subsystem/nvme-subsys3/nvme3n1/wwid", "uuid.a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf\n");
+  open();
+  t->replace(nvme::kOpIdentify, 1, nvme::kCnsNsDescriptorList, data(desc));
+  auto id = dev->identify();
+  ASSERT_TRUE(id.ok()) << id.error().message();
+  EXPECT_EQ(id->eui64, "1011121314151617");
+  EXPECT_EQ(id->nguid, "");
+  EXPECT_EQ(id->wwid, "uuid.a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf");
 }
 
 TEST_F(NvmeTargetTest, SanitizeCryptoIsPolledToCompletion) {
@@ -339,7 +442,7 @@ TEST_F(NvmeTargetTest, FormatNvmeStatusIsCarried) {
   EXPECT_EQ(rec.status_sct, 1);
   EXPECT_EQ(rec.status_sc, 0x0A);
   EXPECT_NE(rec.status_text.find("Invalid Format"), std::string::npos);
-  EXPECT_NE(r.error().message().find("purge format-user of /dev/nvme9n1 failed"), std::string::npos);
+  EXPECT_NE(r.error().message().find("purge format-user of /dev/nvme3n1 failed"), std::string::npos);
 }
 
 TEST_F(NvmeTargetTest, OperatorAcceptsAFailedPurge) {
@@ -420,7 +523,7 @@ TEST_F(NvmeTargetTest, IdentityChangeAbortsBeforeThePurge) {
   t->replace(nvme::kOpIdentify, 0, nvme::kCnsController, data(other));  // another drive now
   auto r = purge(std::nullopt);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().kind, core::ErrorKind::Device);
+  EXPECT_EQ(r.error().kind, core::ErrorKind::Refused);
   EXPECT_NE(r.error().message().find("identity changed"), std::string::npos);
   EXPECT_EQ(disk->writes, 0);
   EXPECT_EQ(purge_commands(), 0u);
@@ -429,19 +532,17 @@ TEST_F(NvmeTargetTest, IdentityChangeAbortsBeforeThePurge) {
 TEST_F(NvmeTargetTest, SanitizeGuardsTheOtherNamespacesToo) {
   caps(1);
   open();
-  std::vector<uint8_t> list(4096, 0);
-  list[0] = 1;
-  list[4] = 2;
-  t->replace(nvme::kOpIdentify, 0, nvme::kCnsActiveNamespaceList, data(list));
+  second_namespace();
   log_before_sanitize();
   t->on(nvme::kOpGetLogPage, 0, 0x81u | (127u << 16), sanitize_log(1, 0xFFFF, 4));
   ASSERT_TRUE(purge(PurgeMethod::FormatUser).ok());  // Format (FNA bit 0 clear): its namespace only
-  EXPECT_EQ(guarded, (std::vector<std::string>{"nvme9n1"}));
+  EXPECT_EQ(guarded, (std::vector<std::string>{"nvme3n1"}));
   guarded.clear();
   ASSERT_TRUE(purge(PurgeMethod::SanitizeCrypto).ok());  // Sanitize erases the whole subsystem
-  EXPECT_EQ(guarded, (std::vector<std::string>{"nvme9n1", "nvme9n2"}));
+  // NSID 2 is found through sysfs as nvme3n5; a name built from the NSID (nvme3n2) does not exist
+  EXPECT_EQ(guarded, (std::vector<std::string>{"nvme3n1", "nvme3n5"}));
 
-  refuse_name = "nvme9n2";  // the other namespace is mounted
+  refuse_name = "nvme3n5";  // the other namespace is mounted
   const size_t sanitizes = t->sent_with(nvme::kOpSanitize).size();
   auto r = purge(PurgeMethod::SanitizeCrypto);
   ASSERT_FALSE(r.ok());
@@ -451,19 +552,19 @@ TEST_F(NvmeTargetTest, SanitizeGuardsTheOtherNamespacesToo) {
 }
 
 TEST_F(NvmeTargetTest, FormatWhoseSecureEraseCoversAllNamespacesGuardsThemToo) {
+  sysfs.head("nvme-subsys3", "nvme3n5", 2, {"nvme9"});
   for (uint8_t fna : {uint8_t(0x1), uint8_t(0x2)}) {  // format / secure erase applies to all
     caps(0, fna);
     open();
-    std::vector<uint8_t> list(4096, 0);
-    list[0] = 1;
-    list[4] = 2;
-    t->replace(nvme::kOpIdentify, 0, nvme::kCnsActiveNamespaceList, data(list));
+    second_namespace();
     guarded.clear();
-    refuse_name = "nvme9n2";
+    refuse_name = "nvme3n5";
     auto r = purge(PurgeMethod::FormatUser);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message().find("this Format applies to every namespace"), std::string::npos);
-    EXPECT_EQ(guarded, (std::vector<std::string>{"nvme9n1", "nvme9n2"}));
+    EXPECT_NE(r.error().message().find("/dev/nvme3n5 is namespace 2 of nvme-subsys3"), std::string::npos)
+        << r.error().message();
+    EXPECT_EQ(guarded, (std::vector<std::string>{"nvme3n1", "nvme3n5"}));
     EXPECT_TRUE(t->sent_with(nvme::kOpFormatNvm).empty());
   }
 }
@@ -511,7 +612,7 @@ TEST_F(NvmeTargetTest, IdentifyErrnoIsADeviceError) {
   transport->on(nvme::kOpIdentify, std::nullopt, std::nullopt, eperm);
   ResolvedTarget r;
   r.kind = model::TargetKind::NvmeNamespace;
-  r.path = "/dev/nvme9n1";
+  r.path = "/dev/nvme3n1";
   r.nsid = 1;
   auto d = make_nvme_target(r, std::move(transport), NvmeTargetDeps{});
   auto id = d->identify();

@@ -257,7 +257,7 @@ TEST(Resume, RefusesAnotherDrive) {
   other.device.id.serial = "SN-SOMEONE-ELSE";
   auto res = other.resume(dir);
   ASSERT_TRUE(res.error);
-  EXPECT_EQ(res.error->kind, core::ErrorKind::Device);
+  EXPECT_EQ(res.error->kind, core::ErrorKind::Refused);
   EXPECT_NE(res.error->message().find("serial"), std::string::npos) << res.error->message();
   EXPECT_TRUE(other.engine->calls.empty());
   EXPECT_EQ(other.device.purge_calls, 0);
