@@ -110,6 +110,16 @@ struct HostInfo {
 
 enum class RunState { Running, Complete, Interrupted, Failed };
 
+/// Set when the target is a simulated drive (never a measurement of hardware).
+struct SimulatedDriveInfo {
+  std::string target;       ///< sim:PROFILE[,overrides]@STATE_FILE, as resume reopens it
+  std::string profile;
+  std::string parameters;   ///< every parameter as name=value, comma separated
+  std::string state_file;
+  uint32_t state_format = 0;
+  std::string note;         ///< what is virtual, in plain words
+};
+
 /// The whole run.
 struct RunRecord {
   int schema_version = kRunRecordSchemaVersion;
@@ -128,6 +138,11 @@ struct RunRecord {
   std::vector<SubTestRecord> subtests;
   std::vector<Deviation> deviations;
   std::vector<Transition> transitions;
+  /// True when every time in the record (wall stamps, durations, gaps, latencies) is the
+  /// target's virtual time (a simulated drive), anchored to real time when the process
+  /// attached; false for real time.
+  bool virtual_time = false;
+  std::optional<SimulatedDriveInfo> simulated_drive;
 };
 
 }  // namespace pts::model

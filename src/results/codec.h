@@ -74,13 +74,16 @@ inline void from_json(const nlohmann::json& j, HistogramBucket& b) {
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencyHistogramRecord, sub_bucket_bits, max_bit, samples,
                                                 sum_ns, min_ns, max_ns, buckets)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimulatedCell, virtual_time, sim_cpu_seconds, sim_wall_seconds,
+                                                host_pages_written, nand_pages_written, gc_pages_copied, erases,
+                                                write_amplification, free_superblocks)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, started_wall_ns, seconds,
                                                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                                                 write_iops, iops, mbps, read_mbps, write_mbps, latency,
                                                 read_latency, write_latency, read_histogram,
                                                 write_histogram, cpu_usr_pct, cpu_sys_pct,
                                                 littles_law_oio, completion_poll_ns, ios_per_second,
-                                                io_errors, error)
+                                                io_errors, error, simulated)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
                                                 crypto_erase_in_format, format_applies_to_all_namespaces,
                                                 sanitize_crypto_erase, sanitize_block_erase,
@@ -134,10 +137,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
                                                 os, kernel)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimulatedDriveInfo, target, profile, parameters, state_file,
+                                                state_format, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
                                                 run_id, command_line, host, started_wall_ns,
                                                 ended_wall_ns, state, failure, device, write_cache,
-                                                plan, subtests, deviations, transitions)
+                                                plan, subtests, deviations, transitions, virtual_time,
+                                                simulated_drive)
 
 }  // namespace pts::model
 
