@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/sim_info.h"
+#include "app/target_open.h"
 #include "core/units.h"
 #include "device/purge_policy.h"
 #include "device/target_device.h"
@@ -19,14 +21,17 @@ namespace pts::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: ptsuite info TARGET [--json]\n"
+    "usage: ptsuite info TARGET [--json] [--sources]\n"
     "Shows model, serial, firmware, capacity, LBA format, NVMe version, the capabilities that\n"
     "decide purge and write cache, the purge methods available, the write cache state and a\n"
     "health summary. TARGET: /dev/nvmeXnY, its controller /dev/nvmeX or generic node /dev/ngXnY,\n"
     "another block device, or a regular file.\n"
     "Serials of non-NVMe targets: block device = sysfs serial, SCSI serial VPD page or wwid\n"
     "(else BLOCK-<major>:<minor>); loop device = LOOP-<st_dev>:<inode> of its backing file;\n"
-    "regular file = FILE-<st_dev>:<inode> (a purge keeps the inode, so the serial stays).\n";
+    "regular file = FILE-<st_dev>:<inode> (a purge keeps the inode, so the serial stays).\n"
+    "A simulated drive, sim:PROFILE[,name=value...][@STATE_FILE] (profiles: demo, dc-tlc-2t, tiny), shows its\n"
+    "parameters, geometry, memory, write amplification and free space too; --sources adds where each\n"
+    "parameter's value comes from. Its serial (SIM-...) is made with its state file.\n";
 
 const char* kind_text(model::TargetKind k) {
   switch (k) {
@@ -100,13 +105,14 @@ void print_text(const model::DeviceIdentity& id, model::WriteCacheState cache,
 
 int cmd_info(const Args& args) {
   std::vector<std::string> errors, positional;
-  bool json = false;
+  bool json = false, sources = false;
   for (const auto& a : args) {
     if (a == "--help" || a == "-h") {
       std::printf("%s", kUsage);
       return 0;
     }
     if (a == "--json") json = true;
+    else if (a == "--sources") sources = true;
     else if (a.rfind("-", 0) == 0) errors.push_back("unknown option " + a);
     else positional.push_back(a);
   }
@@ -121,11 +127,12 @@ int cmd_info(const Args& args) {
     std::fprintf(stderr, "ptsuite info: %s\n", e.message().c_str());
     return core::exit_code(e.kind);
   };
-  auto dev = device::open_target(positional[0]);
-  if (!dev.ok()) return fail(dev.error());
-  auto id = (*dev)->identify();
+  auto opened = open_device_target(positional[0], /*writable=*/false);
+  if (!opened.ok()) return fail(opened.error());
+  auto& dev = opened->device;
+  auto id = dev->identify();
   if (!id.ok()) return fail(id.error());
-  auto cache = (*dev)->write_cache();
+  auto cache = dev->write_cache();
   if (!cache.ok()) return fail(cache.error());
   auto methods = device::supported_purge_methods(*id);
   auto choice = device::choose_purge_method(*id, std::nullopt);
@@ -137,9 +144,12 @@ int cmd_info(const Args& args) {
     j["purge_methods"] = nlohmann::json::array();
     for (auto m : methods) j["purge_methods"].push_back(model::purge_method_name(m));
     j["purge_auto"] = auto_choice;
+    if (opened->sim) j["simulated_drive"] = sim_info_json(*opened->sim);
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     print_text(*id, *cache, methods, auto_choice);
+    if (opened->sim)
+      for (const auto& line : sim_info_lines(*opened->sim, sources)) std::printf("%s\n", line.c_str());
   }
   return 0;
 }

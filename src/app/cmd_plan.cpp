@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/sim_info.h"
+#include "app/target_open.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "core/units.h"
@@ -116,7 +118,8 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   for (const auto& d : r.deviations) std::printf("  - [%s] %s\n", d.code.c_str(), d.text.c_str());
 }
 
-void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal) {
+void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal,
+                const std::string& sim_line) {
   const auto dur = config::estimate_duration(r.plan);
   nlohmann::json out;
   out["plan"] = r.plan;
@@ -124,6 +127,7 @@ void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   out["notes"] = r.notes;
   out["target"] = id;
   out["nominal_target"] = nominal;
+  if (!sim_line.empty()) out["simulated_drive"] = sim_line;
   nlohmann::json subs = nlohmann::json::array();
   for (const auto& s : dur.subtests)
     subs.push_back({{"id", s.id}, {"applicable_cells", s.applicable_cells}, {"round_seconds", s.round_seconds},
@@ -193,9 +197,12 @@ int cmd_plan(const Args& args) {
 
   const bool nominal = positional.size() < 2;
   model::DeviceIdentity id = config::nominal_identity(capacity, lba_size);
+  std::string sim_line;
   if (!nominal) {
-    auto target = device::open_target(positional[1]);
-    core::Result<model::DeviceIdentity> ident = target ? (*target)->identify() : core::Result<model::DeviceIdentity>(target.error());
+    auto target = open_device_target(positional[1], /*writable=*/false);
+    core::Result<model::DeviceIdentity> ident =
+        target ? target->device->identify() : core::Result<model::DeviceIdentity>(target.error());
+    if (target && target->sim) sim_line = sim_memory_line(*target->sim);
     if (!ident) {
       for (const auto& m : ident.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
       return core::exit_code(ident.error().kind);
@@ -207,8 +214,12 @@ int cmd_plan(const Args& args) {
     for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
     return 2;
   }
-  if (json) print_json(*resolved, id, nominal);
-  else print_plan(*resolved, id, nominal);
+  if (json) {
+    print_json(*resolved, id, nominal, sim_line);
+  } else {
+    print_plan(*resolved, id, nominal);
+    if (!sim_line.empty()) std::printf("%s\n", sim_line.c_str());
+  }
   return 0;
 }
 

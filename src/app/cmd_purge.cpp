@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/block_access_adapter.h"
 #include "app/commands.h"
 #include "app/confirm_prompt.h"
+#include "app/target_open.h"
 #include "device/confirm.h"
 #include "device/purge_policy.h"
 #include "device/target_device.h"
@@ -99,14 +99,17 @@ int cmd_purge(const Args& args) {
     return core::exit_code(e.kind);
   };
 
-  auto dev = device::open_target(positional[0], make_block_access_factory());
-  if (!dev.ok()) return fail(dev.error());
-  auto id = (*dev)->identify();
+  auto opened = open_device_target(positional[0], /*writable=*/true);
+  if (!opened.ok()) return fail(opened.error());
+  auto& dev = opened->device;
+  auto id = dev->identify();
   if (!id.ok()) return fail(id.error());
   if (auto choice = device::choose_purge_method(*id, method); !choice.ok()) return fail(choice.error());
-  if (auto g = (*dev)->guard(); !g.ok()) return fail(g.error());
-  if (auto c = device::check_confirmation(*id, confirm, confirm ? nullptr : interactive_serial_prompt()); !c.ok())
-    return fail(c.error());
+  if (auto g = dev->guard(); !g.ok()) return fail(g.error());
+  // A simulated drive this command just created holds nothing to protect.
+  if (!opened->sim_created)
+    if (auto c = device::check_confirmation(*id, confirm, confirm ? nullptr : interactive_serial_prompt()); !c.ok())
+      return fail(c.error());
 
   model::PurgeRecord record;
   device::PurgeRequest req;
@@ -119,7 +122,7 @@ int cmd_purge(const Args& args) {
                    estimate_s);
       if (f >= 1.0) std::fprintf(stderr, "\n");
     };
-  auto done = (*dev)->purge(req);
+  auto done = dev->purge(req);
   const bool sent = record.started_wall_ns != 0;
   if (json && sent) {
     nlohmann::json j = record;
@@ -130,6 +133,7 @@ int cmd_purge(const Args& args) {
   } else if (sent) {
     print_record(*id, record);
   }
+  if (!close_target(*opened, "purge")) return core::exit_code(core::ErrorKind::Internal);
   if (!done.ok()) return fail(done.error());
   return 0;
 }

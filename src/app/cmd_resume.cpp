@@ -4,17 +4,19 @@
 // "resume-gap" deviation and continues at the next cell of the round in flight.
 // May use: every module.
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "app/block_access_adapter.h"
 #include "app/commands.h"
 #include "app/run_session.h"
+#include "app/target_open.h"
 #include "device/target_device.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 #include "pts/runner.h"
 #include "results/journal.h"
+#include "sim/target.h"
 
 namespace pts::app {
 
@@ -64,18 +66,33 @@ int cmd_resume(const Args& raw_args) {
     std::fprintf(stderr, "ptsuite resume: %s on %s, %s\n", rec.plan.title.c_str(), rec.device.path.c_str(),
                  runner::describe_position(rec).c_str());
 
-  auto info = engine::inspect_target(rec.device.path, /*need_write=*/true);
-  if (!info.ok()) return fail(info.error());
-  if (!info->exists) return fail({"TARGET " + rec.device.path + ": no longer exists"}, 2);
-  auto dev = device::open_target(rec.device.path, make_block_access_factory());
-  if (!dev.ok()) return fail(dev.error());
-  auto eng = engine::open_uring_engine(info->target, /*writable=*/true);
+  engine::TargetInfo info;
+  if (!is_simulated(rec.device.path)) {
+    auto ti = engine::inspect_target(rec.device.path, /*need_write=*/true);
+    if (!ti.ok()) return fail(ti.error());
+    if (!ti->exists) return fail({"TARGET " + rec.device.path + ": no longer exists"}, 2);
+    info = *ti;
+  }
+  if (is_simulated(rec.device.path)) {  // never make a new drive in place of the run's
+    auto t = sim::parse_sim_target(rec.device.path);
+    if (!t.ok()) return fail(t.error());
+    std::error_code ec;
+    if (!std::filesystem::exists(t->state_path, ec))
+      return fail({"TARGET " + rec.device.path + ": the simulated drive's state file " + t->state_path +
+                   " no longer exists"}, 2);
+  }
+  auto opened = open_device_target(rec.device.path, /*writable=*/true);
+  if (!opened.ok()) return fail(opened.error());
+  opened->io = info.target;
+  auto eng = open_engine(*opened, /*writable=*/true);
   if (!eng.ok()) return fail(eng.error());
   auto sink = results::JournalSink::reopen(dir, *loaded);
   if (!sink.ok()) return fail(sink.error());
 
-  return run_session("resume", dir, **eng, **dev, **sink, rec.plan, session,
-                     [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });
+  int code = run_session("resume", dir, **eng, *opened->device, *opened->clock, **sink, rec.plan, session,
+                         [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });
+  if (!close_target(*opened, "resume") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
+  return code;
 }
 
 }  // namespace pts::app

@@ -2,8 +2,9 @@
 // [run options] [--format LIST] [--no-report] [--quiet]`: resolves the plan, asks for consent
 // on anything ptsuite did not create itself, then runs the PTS state machine with a journal in
 // RUNDIR and writes the report files at the end (also for a partial run). Every input problem
-// is reported at once with exit 2 before any device I/O. Without TARGET a built-in demo target
-// (a 256 MiB file ptsuite owns) with 0.1 s cells is used. May use: every module.
+// is reported at once with exit 2 before any device I/O. Without TARGET the built-in demo
+// target is used: the `demo` simulated drive, full-length cells in virtual time.
+// May use: every module.
 #include <sys/stat.h>
 
 #include <cctype>
@@ -13,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "app/block_access_adapter.h"
 #include "app/commands.h"
 #include "app/confirm_prompt.h"
 #include "app/run_session.h"
+#include "app/target_open.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
@@ -30,6 +31,7 @@
 #include "pts/runner.h"
 #include "results/journal.h"
 #include "results/run_store.h"
+#include "sim/target.h"
 
 namespace pts::app {
 
@@ -37,20 +39,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint64_t kDemoTargetBytes = 256 * core::MiB;
-constexpr double kDemoCellSeconds = 0.1;
-
-std::string demo_target_path() {
+/// The built-in demo target: the `demo` simulated drive (its default state file), or
+/// PTSUITE_DEMO_TARGET (a sim: target, or a state file path for the demo profile).
+std::string demo_target() {
   const char* env = std::getenv("PTSUITE_DEMO_TARGET");
-  return env && *env ? env : "/var/tmp/ptsuite-demo-target.img";
+  if (!env || !*env) return "sim:demo";
+  const std::string v = env;
+  return sim::is_sim_target(v) ? v : "sim:demo@" + v;
 }
 
 void run_usage(FILE* out) {
   std::fprintf(out,
                "usage: ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [options]\n"
                "  TEST      iops | throughput (tp) | latency (lat) | path/to/definition.toml\n"
-               "  TARGET    NVMe namespace, block device or regular file (created at --size when missing);\n"
-               "            default: a %s demo file %s with %g s cells\n"
+               "  TARGET    NVMe namespace, block device, regular file (created at --size when missing), or a\n"
+               "            simulated drive sim:PROFILE[,name=value...][@STATE_FILE] (see ptsuite info sim:demo);\n"
+               "            default: the simulated drive %s (full-length cells, virtual time)\n"
                "  --out RUNDIR        new or empty run directory (default reports/TEST-YYYYMMDD-HHMMSS)\n"
                "  --confirm SERIAL    consent to destroy TARGET's data (asked interactively otherwise;\n"
                "                      a file this run creates needs none)\n"
@@ -59,7 +63,7 @@ void run_usage(FILE* out) {
                "  --no-report         write run.json and the journal only\n"
                "  --quiet             no progress output\n"
                "run options:\n",
-               core::format_bytes(kDemoTargetBytes).c_str(), demo_target_path().c_str(), kDemoCellSeconds);
+               demo_target().c_str());
   for (const auto& f : config::run_option_flags()) {
     std::string flag = std::string(f.flag) + (f.value[0] ? std::string(" ") + f.value : "");
     std::fprintf(out, "  %-24s %s\n", flag.c_str(), f.help);
@@ -162,9 +166,8 @@ int cmd_run(const Args& raw_args) {
                                               " positional arguments");
   const bool demo = positional.size() == 1;
   const std::string test = positional.empty() ? "" : positional[0];
-  const std::string target_path = positional.size() == 2 ? positional[1] : demo_target_path();
-  if (demo && !options.cell_seconds) options.cell_seconds = kDemoCellSeconds;
-  if (demo && !size_bytes) size_bytes = kDemoTargetBytes;
+  const std::string target_path = positional.size() == 2 ? positional[1] : demo_target();
+  const bool simulated = is_simulated(target_path);
   if (!out_dir && !test.empty()) out_dir = default_out_dir(test);
   if (out_dir)
     if (auto why = check_out_dir(*out_dir); !why.empty()) errors.push_back(why);
@@ -178,7 +181,13 @@ int cmd_run(const Args& raw_args) {
   // The target is only inspected here (no I/O that changes it).
   engine::TargetInfo info;
   bool inspected = false;
-  if (!positional.empty() && positional.size() <= 2) {
+  if (simulated) {
+    if (size_bytes) errors.push_back("--size: not for a simulated drive (give capacity=SIZE in the sim: target)");
+    if (auto t = sim::parse_sim_target(target_path); !t.ok())
+      errors.insert(errors.end(), t.error().messages.begin(), t.error().messages.end());
+    else
+      inspected = true;
+  } else if (!positional.empty() && positional.size() <= 2) {
     auto ti = engine::inspect_target(target_path, /*need_write=*/true);
     if (!ti.ok()) {
       errors.insert(errors.end(), ti.error().messages.begin(), ti.error().messages.end());
@@ -187,22 +196,15 @@ int cmd_run(const Args& raw_args) {
       inspected = true;
       if (!info.exists && !size_bytes)
         errors.push_back("--size: needed to create the missing file " + target_path);
-      if (info.exists && size_bytes && !demo)
+      if (info.exists && size_bytes)
         errors.push_back("--size: only for creating a file target; " + target_path + " exists");
     }
   }
   if (!errors.empty()) return fail(errors, 2);
   if (!inspected) return fail({"TARGET: could not be inspected"}, 2);
 
-  // The demo target belongs to ptsuite: recreate it fresh, so it needs no confirmation.
   bool created = false;
-  if (demo && info.exists) {
-    std::error_code ec;
-    fs::remove(target_path, ec);
-    if (ec) return fail({"demo target " + target_path + ": cannot remove the previous one (" + ec.message() + ")"}, 2);
-    info.exists = false;
-  }
-  if (!info.exists) {
+  if (!simulated && !info.exists) {
     auto made = engine::create_file_target(target_path, *size_bytes);
     if (!made.ok()) return fail(made.error());
     created = true;
@@ -210,19 +212,27 @@ int cmd_run(const Args& raw_args) {
     if (!again.ok()) return fail(again.error());
     info = *again;
   }
+  auto opened = open_device_target(target_path, /*writable=*/true);
+  // A file or simulated drive this command created and then could not use leaves no trace.
   auto remove_created = [&] {
-    if (created) {
-      std::error_code ec;
-      fs::remove(target_path, ec);
+    std::error_code ec;
+    if (created) fs::remove(target_path, ec);
+    if (opened.ok() && opened->sim && opened->sim_created) {
+      const std::string state = opened->sim->target().state_path;
+      (void)opened->sim->close();
+      opened->sim.reset();
+      opened->device.reset();
+      opened->clock.reset();
+      fs::remove(state, ec);
     }
   };
-
-  auto dev = device::open_target(target_path, make_block_access_factory());
-  if (!dev.ok()) {
+  if (!opened.ok()) {
     remove_created();
-    return fail(dev.error());
+    return fail(opened.error());
   }
-  auto id = (*dev)->identify();
+  opened->io = info.target;
+  created = created || opened->sim_created;
+  auto id = opened->device->identify();
   if (!id.ok()) {
     remove_created();
     return fail(id.error());
@@ -236,12 +246,15 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }
-  if (device::confirmation_required(*id, created)) {
+  // A file or simulated drive this command created, and ptsuite's own demo drive, hold
+  // nothing to protect: they need no consent.
+  const bool consent_needed = simulated ? !(created || demo) : device::confirmation_required(*id, created);
+  if (consent_needed) {
     auto consent = device::check_confirmation(*id, confirm, interactive_serial_prompt());
     if (!consent.ok()) return fail(consent.error());
   }
 
-  auto eng = engine::open_uring_engine(info.target, /*writable=*/true);
+  auto eng = open_engine(*opened, /*writable=*/true);
   if (!eng.ok()) {
     remove_created();
     return fail(eng.error());
@@ -260,24 +273,26 @@ int cmd_run(const Args& raw_args) {
   header.run_id = fs::path(*out_dir).filename().string();
   header.command_line = join_command(raw_args);
   header.host = collect_host_info();
-  header.started_wall_ns = core::wall_ns();
+  header.started_wall_ns = opened->clock->wall_ns();
   header.device = *id;
   header.plan = resolved->plan;
   header.deviations = resolved->deviations;
+  mark_simulated(*opened, header);
   if (demo)
-    header.deviations.push_back({"demo-target", "Built-in demo target: a " + core::format_bytes(*size_bytes) +
-                                                    " file (" + target_path + ") re-created for this run, not an SSD"});
+    header.deviations.push_back({"demo-target", "Built-in demo target " + opened->path +
+                                                    " (set PTSUITE_DEMO_TARGET to use another), not an SSD"});
   if (!session.quiet) {
     std::fprintf(stderr, "ptsuite run: %s on %s (%s), %zu sub-test(s), cells %g s, max %u rounds -> %s\n",
                  header.plan.title.c_str(), target_path.c_str(), core::format_bytes(id->capacity_bytes).c_str(),
                  header.plan.subtests.size(), header.plan.cell_seconds, header.plan.max_rounds, out_dir->c_str());
     for (const auto& n : resolved->notes) std::fprintf(stderr, "  note: %s\n", n.c_str());
   }
-  const int code = run_session("run", *out_dir, **eng, **dev, **sink, header.plan, session,
+  int code = run_session("run", *out_dir, **eng, *opened->device, *opened->clock, **sink, header.plan, session,
                                [&](runner::RunEnv& env) {
                                  auto res = runner::start_run(env, header);
                                  return res;
                                });
+  if (!close_target(*opened, "run") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
   // A run refused before anything was journaled leaves no trace in RUNDIR.
   const auto journal = fs::path(*out_dir) / results::kJournal;
   if (fs::exists(journal, ec) && fs::file_size(journal, ec) == 0) {

@@ -13,10 +13,12 @@
 
 #include "app/access_options.h"
 #include "app/commands.h"
+#include "app/target_open.h"
 #include "core/units.h"
 #include "device/guard.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
+#include "sim/target.h"
 
 namespace pts::app {
 
@@ -30,7 +32,8 @@ constexpr const char* kUsage =
     "usage: ptsuite spec TARGET [options] [--json]\n"
     "Runs one access spec on TARGET (a block device, or a regular file created at --size\n"
     "when missing) with io_uring and O_DIRECT, and prints IOPS, MB/s (10^6 B), latency\n"
-    "percentiles, CPU and the Little's-law check.\n\n"
+    "percentiles, CPU and the Little's-law check. On a simulated drive (sim:PROFILE[,...][@FILE])\n"
+    "the cell runs in its virtual time (--seconds are virtual) and the flash counters are shown.\n\n"
     "Options:\n";
 
 double us(double ns) { return ns / 1000.0; }
@@ -51,6 +54,21 @@ std::string block_text(const model::AccessSpec& spec) {
     out += core::format_block_size(s.bytes) + ":" + std::to_string(s.percent) + "%";
   }
   return out;
+}
+
+const char* kind_text(model::TargetKind kind, const model::CellResult& r) {
+  if (r.simulated) return "simulated NVMe drive";
+  return kind == model::TargetKind::BlockDevice ? "block device" : "file";
+}
+
+nlohmann::json simulated_json(const model::CellResult& r) {
+  if (!r.simulated) return nullptr;
+  const auto& s = *r.simulated;
+  return {{"virtual_time", s.virtual_time},           {"sim_cpu_seconds", s.sim_cpu_seconds},
+          {"sim_wall_seconds", s.sim_wall_seconds},   {"host_pages_written", s.host_pages_written},
+          {"nand_pages_written", s.nand_pages_written}, {"gc_pages_copied", s.gc_pages_copied},
+          {"erases", s.erases},                       {"write_amplification", s.write_amplification},
+          {"free_superblocks", s.free_superblocks}};
 }
 
 nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo& t, const std::string& engine) {
@@ -91,10 +109,11 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
             {"seed", s.seed}}},
           {"target",
            {{"path", t.target.path},
-            {"kind", t.kind == model::TargetKind::BlockDevice ? "block device" : "file"},
+            {"kind", kind_text(t.kind, r)},
             {"bytes", t.target.size_bytes},
             {"logical_block_bytes", t.target.logical_block_bytes}}},
-          {"engine", engine}};
+          {"engine", engine},
+          {"simulated", simulated_json(r)}};
 }
 
 void print_text(const model::CellResult& r, const engine::TargetInfo& t, const std::string& engine, bool created) {
@@ -103,15 +122,18 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               model::rw_name(s).c_str(), block_text(s).c_str(), s.threads, s.queue_depth, s.active_range_pct,
               static_cast<unsigned long long>(s.seed),
               s.rate_iops ? (", rate " + std::to_string(s.rate_iops) + " IOPS").c_str() : "");
-  std::printf("  target   %s, %s, logical block %u B%s\n",
-              t.kind == model::TargetKind::BlockDevice ? "block device" : "file",
+  std::printf("  target   %s, %s, logical block %u B%s\n", kind_text(t.kind, r),
               core::format_bytes(t.target.size_bytes).c_str(), t.target.logical_block_bytes,
               created ? " (created now: blocks never written read as zeroes)" : "");
   if (!s.zones.empty())
     std::printf("  zones    %s (I/O %% / ActiveRange %% per zone, from the start of the ActiveRange)\n",
                 model::zones_text(s.zones).c_str());
   std::printf("  engine   %s\n", engine.c_str());
-  std::printf("  time     %.3f s\n", r.seconds);
+  if (r.simulated)
+    std::printf("  time     %.3f s VIRTUAL (the simulated drive's time; the simulator took %.3f s of CPU, %.3f s real)\n",
+                r.seconds, r.simulated->sim_cpu_seconds, r.simulated->sim_wall_seconds);
+  else
+    std::printf("  time     %.3f s\n", r.seconds);
   std::printf("  IOPS     %.0f (read %.0f, write %.0f)\n", r.iops, r.read_iops, r.write_iops);
   std::printf("  MB/s     %.1f (read %.1f, write %.1f; MB = 10^6 B)\n", r.mbps, r.read_mbps, r.write_mbps);
   const auto& l = r.latency;
@@ -133,12 +155,56 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
   if (r.completion_poll_ns)
     std::printf("  polling  low-depth mode: workers poll completions up to %.0f us before sleeping (CPU above is that)\n",
                 static_cast<double>(r.completion_poll_ns) / 1e3);
+  if (r.simulated && r.simulated->host_pages_written)
+    std::printf("  flash    write amplification %.3f (%llu NAND pages for %llu host pages, %llu GC copies), %u free superblocks\n",
+                r.simulated->write_amplification, static_cast<unsigned long long>(r.simulated->nand_pages_written),
+                static_cast<unsigned long long>(r.simulated->host_pages_written),
+                static_cast<unsigned long long>(r.simulated->gc_pages_copied), r.simulated->free_superblocks);
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }
 
 int fail(const std::vector<std::string>& messages, int code) {
   for (const auto& m : messages) std::fprintf(stderr, "ptsuite spec: %s\n", m.c_str());
   return code;
+}
+
+/// `spec` on a simulated drive: the same checks and output, in virtual time.
+int spec_on_sim(const std::string& text, const model::AccessSpec& spec, const AccessOptions& options, bool json,
+                std::vector<std::string> errors) {
+  if (options.size_bytes) errors.push_back("--size: not for a simulated drive (give capacity=SIZE in the sim: target)");
+  auto parsed = sim::parse_sim_target(text);
+  if (!parsed.ok()) errors.insert(errors.end(), parsed.error().messages.begin(), parsed.error().messages.end());
+  else
+    for (const auto& m : check_spec_for_target(spec, parsed->params.lba_bytes, parsed->params.capacity_bytes))
+      errors.push_back(m);
+  if (!errors.empty()) return fail(errors, 2);
+  auto opened = open_sim_target(text, /*writable=*/true);
+  if (!opened) return fail(opened.error().messages, core::exit_code(opened.error().kind));
+  if (spec.read_pct < 100)
+    if (auto g = opened->device->guard(); !g) return fail(g.error().messages, core::exit_code(g.error().kind));
+  auto eng = open_engine(*opened, /*writable=*/true);
+  if (!eng) return fail(eng.error().messages, core::exit_code(eng.error().kind));
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, nullptr);
+  auto result = eng.value()->run(spec, &g_interrupted);
+  const bool saved = close_target(*opened, "spec");
+  if (!result) return fail(result.error().messages, core::exit_code(result.error().kind));
+  engine::TargetInfo target;
+  target.target = {opened->path, parsed->params.capacity_bytes, parsed->params.lba_bytes};
+  target.kind = model::TargetKind::NvmeNamespace;
+  target.exists = true;
+  const std::string engine_name = eng.value()->describe();
+  if (json) std::printf("%s\n", result_json(result.value(), target, engine_name).dump(2).c_str());
+  else print_text(result.value(), target, engine_name, false);
+  std::fflush(stdout);
+  if (!saved) return core::exit_code(core::ErrorKind::Internal);
+  if (result->io_errors) {
+    std::fprintf(stderr, "ptsuite spec: I/O error: %s\n", result->error.c_str());
+    return core::exit_code(core::ErrorKind::Io);
+  }
+  if (g_interrupted.load()) return core::exit_code(core::ErrorKind::Interrupted);
+  return 0;
 }
 
 }  // namespace
@@ -165,6 +231,7 @@ int cmd_spec(const Args& args) {
 
   model::AccessSpec spec;  // defaults: randread 4 KiB, 1 thread, QD 1, 60 s, ActiveRange 100 %
   options.apply_to(spec);
+  if (positional.size() == 1 && is_simulated(positional[0])) return spec_on_sim(positional[0], spec, options, json, errors);
   engine::TargetInfo target;
   if (positional.size() == 1) {
     auto info = engine::inspect_target(positional[0], spec.read_pct < 100);
