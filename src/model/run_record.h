@@ -17,7 +17,7 @@ namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
 /// window percentiles from the merged histograms. Older records load unchanged.
-inline constexpr int kRunRecordSchemaVersion = 3;
+inline constexpr int kRunRecordSchemaVersion = 4;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {

@@ -62,7 +62,7 @@ uint64_t Drive::submit_read(uint64_t t, uint64_t offset, uint32_t bytes) {
   uint64_t ready = t1;
   uint64_t group = UINT64_MAX, group_bytes = 0;
   uint32_t group_die = 0;
-  for (uint64_t lpn = offset / pb; lpn * pb < end_off; ++lpn) {
+  for (uint64_t lpn = offset >> geo_.page_shift; lpn * pb < end_off; ++lpn) {
     const uint32_t ppn = ftl_.lookup(lpn);
     if (ppn == Ftl::kUnmapped) continue;  // deallocated: zeroes, no flash access
     const uint64_t seq = ftl_.unit_seq_of(ppn);
@@ -94,8 +94,8 @@ uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
   uint64_t admitted = timing_.link_in(t1, bytes);
   const uint64_t pb = geo_.page_bytes;
   const uint64_t end_off = offset + bytes;
-  uint64_t lpn = offset / pb;
-  const uint64_t last = (end_off - 1) / pb;
+  uint64_t lpn = offset >> geo_.page_shift;
+  const uint64_t last = (end_off - 1) >> geo_.page_shift;
   while (lpn <= last) {
     // Admit up to the end of the open program unit, so a write larger than the buffer
     // streams through it unit by unit.

@@ -77,7 +77,7 @@ bool Ftl::write(uint64_t lpn) {
   set_valid(ppn);
   ++sbs_[host_.sb].valid;
   ++counters_.host_pages;
-  if (host_.offset % geo_.unit_pages == 0) {
+  if (geo_.in_unit(host_.offset) == 0) {
     const uint64_t seq = next_unit_seq_++;
     if (sink_) sink_->host_unit(geo_.die_of(ppn), seq);
   }
@@ -96,8 +96,8 @@ bool Ftl::trim(uint64_t lpn) {
 }
 
 bool Ftl::pad_host_unit() {
-  if (host_.sb < 0 || host_.offset % geo_.unit_pages == 0) return false;
-  const uint64_t pages = geo_.unit_pages - host_.offset % geo_.unit_pages;
+  if (host_.sb < 0 || geo_.in_unit(host_.offset) == 0) return false;
+  const uint64_t pages = geo_.unit_pages - geo_.in_unit(host_.offset);
   const uint64_t last = uint64_t(host_.sb) * geo_.sb_pages + host_.offset;
   host_.offset += pages;  // filler pages: programmed, never valid
   counters_.pad_pages += pages;
@@ -131,7 +131,7 @@ bool Ftl::relocate_one() {
     return false;
   }
   scan_ = p - base + 1;
-  const uint64_t group = p / geo_.group_pages;
+  const uint64_t group = geo_.group_of(p);
   if (group != last_group_) {  // one multi-plane read brings in every valid page of the group
     last_group_ = group;
     uint32_t n = 0;
@@ -151,7 +151,7 @@ bool Ftl::relocate_one() {
   set_valid(np);
   ++sbs_[gc_.sb].valid;
   ++counters_.gc_pages;
-  if (gc_.offset % geo_.unit_pages == 0 && sink_) sink_->gc_unit(geo_.die_of(np));
+  if (geo_.in_unit(gc_.offset) == 0 && sink_) sink_->gc_unit(geo_.die_of(np));
   if (victim_ >= 0 && sbs_[victim_].valid == 0) {
     finish_victim();
     return false;

@@ -89,7 +89,7 @@ class Ftl {
   uint64_t unit_seq_of(uint32_t ppn) const {
     const Superblock& s = sbs_[geo_.sb_of(ppn)];
     if (s.first_unit_seq == kNotBuffered) return kNotBuffered;
-    return s.first_unit_seq + (ppn - uint64_t(geo_.sb_of(ppn)) * geo_.sb_pages) / geo_.unit_pages;
+    return s.first_unit_seq + (ppn - uint64_t(geo_.sb_of(ppn)) * geo_.sb_pages) / geo_.unit_pages;  // reads only
   }
   /// Sequence number the open host unit will get.
   uint64_t next_unit_seq() const { return next_unit_seq_; }

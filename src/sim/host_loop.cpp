@@ -1,5 +1,5 @@
 // sim/host_loop.cpp — see host_loop.h. Events are (relative time << 16 | slot) keys in a
-// min-heap, so ties resolve by slot number and the run is deterministic. Each worker keeps a
+// min-queue, so ties resolve by slot number and the run is deterministic. Each worker keeps a
 // few I/Os drawn ahead (its draw sequence does not depend on timing), which lets the drive
 // prefetch their mapping entries: the only random memory accesses of a host write.
 #include "sim/host_loop.h"
@@ -66,6 +66,40 @@ struct Worker {
   }
 };
 
+/// Min-queue of event keys: a FIFO takes every key at or above its last one (completions of
+/// writes through the buffer arrive in submission order, so a write workload never touches
+/// the heap), a binary heap the rest. Pop returns the smaller of the two fronts.
+class EventQueue {
+ public:
+  explicit EventQueue(size_t capacity) { ring_.resize(capacity + 1); }
+  bool empty() const { return head_ == tail_ && heap_.empty(); }
+  void push(uint64_t key) {
+    if (head_ == tail_ || key >= back_) {
+      ring_[tail_] = key;
+      tail_ = tail_ + 1 == ring_.size() ? 0 : tail_ + 1;
+      back_ = key;
+    } else {
+      heap_.push(key);
+    }
+  }
+  uint64_t pop() {
+    if (head_ != tail_ && (heap_.empty() || ring_[head_] < heap_.top())) {
+      const uint64_t k = ring_[head_];
+      head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
+      return k;
+    }
+    const uint64_t k = heap_.top();
+    heap_.pop();
+    return k;
+  }
+
+ private:
+  std::vector<uint64_t> ring_;  ///< one more than the events that can be queued at once
+  size_t head_ = 0, tail_ = 0;
+  uint64_t back_ = 0;
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap_;
+};
+
 struct Slot {
   uint32_t worker = 0;
   bool busy = false;
@@ -112,7 +146,7 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
     for (uint32_t q = 0; q < p.queue_depth; ++q) slots.push_back({static_cast<uint32_t>(workers.size() - 1)});
   }
 
-  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap;
+  EventQueue heap(slots.size());
   for (uint32_t s = 0; s < slots.size(); ++s) heap.push(s);  // every slot issues at t0
   bool stopped = false;
   uint64_t completed = 0;
@@ -120,8 +154,7 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
   uint64_t real_last = progress ? core::monotonic_ns() : 0;
 
   while (!heap.empty()) {
-    const uint64_t key = heap.top();
-    heap.pop();
+    const uint64_t key = heap.pop();
     const uint64_t t = t0 + (key >> 16);
     const uint32_t s = static_cast<uint32_t>(key & 0xFFFF);
     if (!stopped && (out.events == stop_at_event ||

@@ -73,6 +73,11 @@ void encode_spec(const model::AccessSpec& s, ByteWriter& w) {
   w.f64(s.seconds);
   w.u64(s.bytes_limit);
   w.f64(s.active_range_pct);
+  w.u32(static_cast<uint32_t>(s.zones.size()));
+  for (const auto& z : s.zones) {
+    w.u32(z.io_pct);
+    w.f64(z.range_pct);
+  }
   w.u64(s.rate_iops);
   w.u64(s.seed);
 }
@@ -95,6 +100,15 @@ bool decode_spec(ByteReader& r, model::AccessSpec& s) {
   s.seconds = r.f64();
   s.bytes_limit = r.u64();
   s.active_range_pct = r.f64();
+  const uint32_t zones = r.u32();
+  if (zones > 100) return false;
+  s.zones.clear();
+  for (uint32_t i = 0; i < zones; ++i) {
+    model::AccessZone z;
+    z.io_pct = r.u32();
+    z.range_pct = r.f64();
+    s.zones.push_back(z);
+  }
   s.rate_iops = r.u64();
   s.seed = r.u64();
   return !r.failed();

@@ -100,7 +100,8 @@ class DriveSession {
   SessionStats stats_;
 };
 
-/// AccessSpec <-> log payload (every field the host loop uses).
+/// AccessSpec <-> log payload: every field the host loop uses (a field added to AccessSpec
+/// that changes what a cell does must be added here, with a kStateFormatVersion bump).
 void encode_spec(const model::AccessSpec& spec, ByteWriter& out);
 bool decode_spec(ByteReader& in, model::AccessSpec& spec);
 
