@@ -28,5 +28,13 @@ function(pts_unit_test name)
   target_link_libraries(test_${name} PRIVATE ${ARGN} GTest::gtest GTest::gtest_main)
   target_compile_definitions(test_${name} PRIVATE
     PTS_SOURCE_DIR="${PROJECT_SOURCE_DIR}" PTS_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 60 PROPERTIES SKIP_RETURN_CODE 77)
+  # Label "unit_NAME" on every GoogleTest case (one label: gtest_discover_tests flattens a
+  # list); the sanitizer builds run `ctest -L '^unit_'` / `-L '^unit_engine$'`. The target
+  # `unit-tests` builds every test binary.
+  gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 60 PROPERTIES SKIP_RETURN_CODE 77
+                       LABELS unit_${name})
+  if(NOT TARGET unit-tests)
+    add_custom_target(unit-tests)
+  endif()
+  add_dependencies(unit-tests test_${name})
 endfunction()

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Configures and builds ptsuite into ./build (Release-with-debug-info).
+# Configures and builds ptsuite into ./build (Release-with-debug-info). CMake's configure
+# output is shown only when it fails (it names the missing package, e.g. "Package 'openssl',
+# required by 'libnvme', not found").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+if ! out=$(cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo 2>&1); then
+  printf '%s\n' "$out" >&2
+  echo "build.sh: CMake configure failed (missing packages: tools/install-deps.sh)" >&2
+  exit 1
+fi
 cmake --build build -j"$(nproc)"

@@ -3,14 +3,17 @@
 // Rounds, deviations) and its worst-case duration. Reads the target's identity only
 // (identify is read-only); never writes to a device. May use: config, device, results (JSON).
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "app/sim_info.h"
 #include "app/target_open.h"
+#include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "core/units.h"
@@ -29,6 +32,8 @@ void plan_usage(FILE* out) {
     std::string flag = std::string(f.flag) + (f.value[0] ? std::string(" ") + f.value : "");
     std::fprintf(out, "  %-24s %s\n", flag.c_str(), f.help);
   }
+  std::fprintf(out, "  %-24s %s\n", "--wipc-mbps MBPS",
+               "sequential write rate (10^6 B/s) assumed for WIPC's estimated time (default 1000)");
   std::fprintf(out, "without TARGET (nominal identity):\n"
                     "  %-24s %s\n  %-24s %s\n  %-24s %s\n",
                "--capacity SIZE", "nominal capacity (default 1t = 1 TiB)", "--lba-size BYTES",
@@ -50,7 +55,7 @@ std::string pct(double v) {
   return buf;
 }
 
-void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal) {
+void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal, double wipc_mbps) {
   const model::TestPlan& p = r.plan;
   std::printf("Plan: %s (%s), %s %s\n", p.title.c_str(), p.test_id.c_str(),
               p.pts_edition == "pts-e-1.1" ? "PTS-E 1.1" : "PTS 2.0.2", p.device_class.c_str());
@@ -68,6 +73,13 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   std::printf("Write cache: %s   ActiveRange: %s   TC %u / QD %u (total OIO %u)   data pattern: %s\n",
               p.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)", pct(p.active_range_pct).c_str(), p.threads,
               p.queue_depth, p.threads * p.queue_depth, p.data_pattern.c_str());
+  if (p.ar_segments.count > 0)
+    std::printf("ActiveRange segments: %u x %s (AR Amount %s) at random, non-touching starts, layout seed %llu; "
+                "first at %llu B, last at %llu B\n",
+                p.ar_segments.count, core::format_bytes(p.ar_segments.segment_bytes).c_str(),
+                core::format_bytes(p.ar_amount_bytes).c_str(), (unsigned long long)p.ar_segments.seed,
+                (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.front()),
+                (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.back()));
   std::printf("Rounds: cell %g s; Measurement Window %u Rounds; max %u Rounds%s\n", p.cell_seconds, p.window_rounds,
               p.max_rounds, p.continue_past_max ? " (then continue until steady)" : "");
   std::printf("Steady state: Data Excursion <= %s and Slope Excursion <= %s of the window average, every Tracking "
@@ -77,17 +89,18 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                                          : model::purge_method_name(p.purge_method);
   std::printf("Purge: %s\n", purge.c_str());
 
-  const auto dur = config::estimate_duration(p);
+  const auto dur = config::estimate_duration(p, wipc_mbps);
   for (size_t i = 0; i < p.subtests.size(); ++i) {
     const auto& s = p.subtests[i];
     const auto& d = dur.subtests[i];
     std::printf("\nSub-test %s — %s\n", s.id.c_str(), s.title.c_str());
     std::printf("  Purge: %s\n", s.purge ? "yes" : "no");
     if (s.wipc_enabled)
-      std::printf("  WIPC: SEQ %s write, TC %u / QD %u, %g x capacity x %s ActiveRange = %llu bytes (%s)\n",
-                  core::format_block_size(s.wipc.block_bytes).c_str(), s.wipc.threads, s.wipc.queue_depth,
-                  p.wipc_capacity_multiple, pct(s.wipc.active_range_pct).c_str(),
-                  (unsigned long long)s.wipc.bytes_limit, core::format_bytes(s.wipc.bytes_limit).c_str());
+      std::printf("  WIPC: SEQ %s write over the %s ActiveRange, TC %u / QD %u, %g x user capacity = %llu bytes (%s); "
+                  "about %s at %g MB/s (assumed)\n",
+                  core::format_block_size(s.wipc.block_bytes).c_str(), pct(s.wipc.active_range_pct).c_str(),
+                  s.wipc.threads, s.wipc.queue_depth, p.wipc_capacity_multiple, (unsigned long long)s.wipc.bytes_limit,
+                  core::format_bytes(s.wipc.bytes_limit).c_str(), duration_text(d.wipc_seconds).c_str(), wipc_mbps);
     else
       std::printf("  WIPC: none\n");
     std::printf("  Tracking Variables%s:\n", s.tracking.size() > 1 ? " (all must pass in the same window)" : "");
@@ -110,31 +123,34 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   uint64_t wipc_total = 0;
   for (const auto& d : dur.subtests) wipc_total += d.wipc_bytes;
   if (wipc_total)
-    std::printf(" + WIPC: %llu bytes (%s), duration depends on the drive (no throughput known before the run)",
-                (unsigned long long)wipc_total, core::format_bytes(wipc_total).c_str());
+    std::printf(" + WIPC: %llu bytes (%s), about %s at an assumed %g MB/s (--wipc-mbps; the drive decides)",
+                (unsigned long long)wipc_total, core::format_bytes(wipc_total).c_str(),
+                duration_text(dur.wipc_seconds).c_str(), wipc_mbps);
   std::printf("\n\nNotes:%s\n", r.notes.empty() ? " none" : "");
   for (const auto& n : r.notes) std::printf("  - %s\n", n.c_str());
   std::printf("Deviations from the spec:%s\n", r.deviations.empty() ? " none" : "");
   for (const auto& d : r.deviations) std::printf("  - [%s] %s\n", d.code.c_str(), d.text.c_str());
 }
 
-void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal,
+void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal, double wipc_mbps,
                 const std::string& sim_line) {
-  const auto dur = config::estimate_duration(r.plan);
+  const auto dur = config::estimate_duration(r.plan, wipc_mbps);
   nlohmann::json out;
   out["plan"] = r.plan;
   out["deviations"] = r.deviations;
+  if (!sim_line.empty()) out["simulated_drive"] = sim_line;
   out["notes"] = r.notes;
   out["target"] = id;
   out["nominal_target"] = nominal;
-  if (!sim_line.empty()) out["simulated_drive"] = sim_line;
   nlohmann::json subs = nlohmann::json::array();
   for (const auto& s : dur.subtests)
     subs.push_back({{"id", s.id}, {"applicable_cells", s.applicable_cells}, {"round_seconds", s.round_seconds},
-                    {"max_rounds_seconds", s.max_rounds_seconds}, {"wipc_bytes", s.wipc_bytes}});
+                    {"max_rounds_seconds", s.max_rounds_seconds}, {"wipc_bytes", s.wipc_bytes},
+                    {"wipc_seconds_estimated", s.wipc_seconds}});
   out["worst_case"] = {{"rounds_seconds", dur.rounds_seconds}, {"unbounded", dur.unbounded},
-                       {"wipc_duration", "depends on the drive"}, {"subtests", subs}};
-  std::printf("%s\n", out.dump(2).c_str());
+                       {"wipc_seconds_estimated", dur.wipc_seconds},
+                       {"wipc_assumed_write_mbps", dur.assumed_write_mbps}, {"subtests", subs}};
+  std::printf("%s\n", json_text(out).c_str());
 }
 
 }  // namespace
@@ -144,6 +160,7 @@ int cmd_plan(const Args& args) {
   config::RunOptions options;
   uint64_t capacity = 1ull << 40;
   uint32_t lba_size = 512;
+  double wipc_mbps = config::kAssumedWipcWriteMbps;
   bool json = false, nominal_flags = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -153,13 +170,20 @@ int cmd_plan(const Args& args) {
       return 0;
     } else if (a == "--json") {
       json = true;
-    } else if (config::is_run_option(a, &takes_value) || a == "--capacity" || a == "--lba-size") {
+    } else if (config::is_run_option(a, &takes_value) || a == "--capacity" || a == "--lba-size" ||
+               a == "--wipc-mbps") {
       std::string value;
-      if (takes_value || a == "--capacity" || a == "--lba-size") {
+      if (takes_value || a == "--capacity" || a == "--lba-size" || a == "--wipc-mbps") {
         if (i + 1 >= args.size()) { errors.push_back(a + " needs a value"); continue; }
         value = args[++i];
       }
-      if (a == "--capacity") {
+      if (a == "--wipc-mbps") {
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        if (value.empty() || end != value.c_str() + value.size() || !(v > 0) || v > 1e6)
+          errors.push_back("--wipc-mbps: '" + value + "' is not a write rate in MB/s above 0 (e.g. 2000)");
+        else wipc_mbps = v;
+      } else if (a == "--capacity") {
         auto v = core::parse_size_bytes(value);
         if (!v || *v == 0) errors.push_back("--capacity: '" + value + "' is not a size (e.g. 1t, 960g, 3840000000000)");
         else capacity = *v;
@@ -199,7 +223,7 @@ int cmd_plan(const Args& args) {
   model::DeviceIdentity id = config::nominal_identity(capacity, lba_size);
   std::string sim_line;
   if (!nominal) {
-    auto target = open_device_target(positional[1], /*writable=*/false);
+    auto target = open_read_only(positional[1]);
     core::Result<model::DeviceIdentity> ident =
         target ? target->device->identify() : core::Result<model::DeviceIdentity>(target.error());
     if (target && target->sim) sim_line = sim_memory_line(*target->sim);
@@ -209,15 +233,15 @@ int cmd_plan(const Args& args) {
     }
     id = std::move(ident.value());
   }
-  auto resolved = config::resolve_plan(*def, options, id);
+  auto resolved = config::resolve_plan(*def, options, id, nominal ? engine::uring_engine_limits() : engine_limits_for(positional[1]));
   if (!resolved) {
     for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
     return 2;
   }
   if (json) {
-    print_json(*resolved, id, nominal, sim_line);
+    print_json(*resolved, id, nominal, wipc_mbps, sim_line);
   } else {
-    print_plan(*resolved, id, nominal);
+    print_plan(*resolved, id, nominal, wipc_mbps);
     if (!sim_line.empty()) std::printf("%s\n", sim_line.c_str());
   }
   return 0;

@@ -3,8 +3,9 @@
 // on anything ptsuite did not create itself, then runs the PTS state machine with a journal in
 // RUNDIR and writes the report files at the end (also for a partial run). Every input problem
 // is reported at once with exit 2 before any device I/O. Without TARGET the built-in demo
-// target is used: the `demo` simulated drive, full-length cells in virtual time.
-// May use: every module.
+// target is used: the `demo` simulated drive, full-length cells in virtual time (or, when
+// PTSUITE_DEMO_TARGET names a file, the quick engine check: a 256 MiB file ptsuite owns with
+// 0.1 s cells). May use: every module.
 #include <sys/stat.h>
 
 #include <cctype>
@@ -15,21 +16,25 @@
 #include <vector>
 
 #include "app/commands.h"
-#include "app/confirm_prompt.h"
+#include "config/operator_fields.h"
+#include "app/guarded_target.h"
 #include "app/run_session.h"
 #include "app/target_open.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
+#include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/units.h"
 #include "device/confirm.h"
+#include "device/held_target.h"
 #include "device/target_device.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 #include "pts/procedure.h"
 #include "pts/runner.h"
 #include "results/journal.h"
+#include "results/run_dir.h"
 #include "results/run_store.h"
 #include "sim/target.h"
 
@@ -39,13 +44,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The built-in demo target: the `demo` simulated drive (its default state file), or
-/// PTSUITE_DEMO_TARGET (a sim: target, or a state file path for the demo profile).
+constexpr uint64_t kDemoTargetBytes = 256 * core::MiB;
+constexpr double kDemoCellSeconds = 0.1;
+
+/// The built-in demo target: PTSUITE_DEMO_TARGET when set (a sim: target, or a file path for
+/// the file demo), else the `demo` simulated drive at its default state file.
 std::string demo_target() {
   const char* env = std::getenv("PTSUITE_DEMO_TARGET");
-  if (!env || !*env) return "sim:demo";
-  const std::string v = env;
-  return sim::is_sim_target(v) ? v : "sim:demo@" + v;
+  return env && *env ? env : "sim:demo";
 }
 
 void run_usage(FILE* out) {
@@ -54,16 +60,22 @@ void run_usage(FILE* out) {
                "  TEST      iops | throughput (tp) | latency (lat) | path/to/definition.toml\n"
                "  TARGET    NVMe namespace, block device, regular file (created at --size when missing), or a\n"
                "            simulated drive sim:PROFILE[,name=value...][@STATE_FILE] (see ptsuite info sim:demo);\n"
-               "            default: the simulated drive %s (full-length cells, virtual time)\n"
+               "            default: %s (PTSUITE_DEMO_TARGET=FILE: a %s demo file with %g s cells)\n"
                "  --out RUNDIR        new or empty run directory (default reports/TEST-YYYYMMDD-HHMMSS)\n"
-               "  --confirm SERIAL    consent to destroy TARGET's data (asked interactively otherwise;\n"
-               "                      a file this run creates needs none)\n"
+               "  --confirm WHAT      consent to destroy TARGET's data: what `ptsuite info TARGET` shows\n"
+               "                      under \"Confirm with\" (asked interactively otherwise; a file this\n"
+               "                      run creates needs none)\n"
+               "  --force-signatures  overwrite a target holding a file system / LVM / RAID / partition\n"
+               "                      table signature (recorded as a deviation)\n"
                "  --size SIZE         create a missing file TARGET of this size (e.g. 256m)\n"
-               "  --format LIST       report files: xlsx,json,csv (default all)\n"
+               "  --format LIST       report files: xlsx,json,csv,pdf (default xlsx,json,csv; pdf needs LibreOffice)\n"
+               "  --meta KEY=VALUE    an operator header field (repeatable): tested_by, test_sponsor, nand_type,\n"
+               "                      form_factor, notes or any other key; stored in run.json, on every page\n"
+               "  --lab FILE.toml     operator header fields from a file (key = \"value\" lines); --meta wins\n"
                "  --no-report         write run.json and the journal only\n"
                "  --quiet             no progress output\n"
                "run options:\n",
-               demo_target().c_str());
+               demo_target().c_str(), core::format_bytes(kDemoTargetBytes).c_str(), kDemoCellSeconds);
   for (const auto& f : config::run_option_flags()) {
     std::string flag = std::string(f.flag) + (f.value[0] ? std::string(" ") + f.value : "");
     std::fprintf(out, "  %-24s %s\n", flag.c_str(), f.help);
@@ -89,6 +101,8 @@ std::string check_out_dir(const std::string& dir) {
   if (!fs::is_empty(dir, ec))
     return "--out " + dir + ": exists and is not empty (choose a new directory; to continue an interrupted run use "
            "`ptsuite resume " + dir + "`)";
+  if (auto trusted = results::check_run_dir_trusted(dir); !trusted.ok())  // resume would refuse it later
+    return "--out " + trusted.error().message();
   return "";
 }
 
@@ -118,8 +132,10 @@ int cmd_run(const Args& raw_args) {
 
   config::RunOptions options;
   std::optional<std::string> out_dir, confirm;
+  bool force_signatures = false;
   std::optional<uint64_t> size_bytes;
   std::vector<std::string> positional;
+  config::OperatorFieldArgs operator_args;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
     if (a == "--help" || a == "-h") {
@@ -130,6 +146,10 @@ int cmd_run(const Args& raw_args) {
       positional.push_back(a);
       continue;
     }
+    if (a == "--force-signatures") {
+      force_signatures = true;
+      continue;
+    }
     std::string value;
     bool has_inline = false;
     if (auto eq = a.find('='); eq != std::string::npos) {
@@ -138,7 +158,8 @@ int cmd_run(const Args& raw_args) {
       has_inline = true;
     }
     bool takes_value = true;
-    const bool known = a == "--out" || a == "--confirm" || a == "--size" || config::is_run_option(a, &takes_value);
+    const bool known = a == "--out" || a == "--confirm" || a == "--size" || config::OperatorFieldArgs::is_flag(a) ||
+                       config::is_run_option(a, &takes_value);
     if (!known) {
       errors.push_back(a + ": unknown option (see ptsuite run --help)");
       continue;
@@ -151,7 +172,9 @@ int cmd_run(const Args& raw_args) {
       value = args[++i];
     }
     if (a == "--out") out_dir = value;
-    else if (a == "--confirm") confirm = value;
+    else if (config::OperatorFieldArgs::is_flag(a)) {
+      if (auto m = operator_args.take(a, value); !m.empty()) errors.push_back(m);
+    } else if (a == "--confirm") confirm = value;
     else if (a == "--size") {
       auto b = core::parse_size_bytes(value);
       if (!b || *b == 0) errors.push_back("--size: '" + value + "' is not a size (e.g. 256m, 1g)");
@@ -160,6 +183,9 @@ int cmd_run(const Args& raw_args) {
       errors.push_back(m);
     }
   }
+  auto operator_fields = config::resolve_operator_fields(operator_args);
+  if (!operator_fields.ok())
+    errors.insert(errors.end(), operator_fields.error().messages.begin(), operator_fields.error().messages.end());
   if (positional.empty() || positional.size() > 2)
     errors.push_back(positional.empty() ? "TEST: missing (iops, throughput, latency or a definition file)"
                                         : "expected TEST [TARGET], got " + std::to_string(positional.size()) +
@@ -168,6 +194,8 @@ int cmd_run(const Args& raw_args) {
   const std::string test = positional.empty() ? "" : positional[0];
   const std::string target_path = positional.size() == 2 ? positional[1] : demo_target();
   const bool simulated = is_simulated(target_path);
+  if (demo && !simulated && !options.cell_seconds) options.cell_seconds = kDemoCellSeconds;
+  if (demo && !simulated && !size_bytes) size_bytes = kDemoTargetBytes;
   if (!out_dir && !test.empty()) out_dir = default_out_dir(test);
   if (out_dir)
     if (auto why = check_out_dir(*out_dir); !why.empty()) errors.push_back(why);
@@ -196,48 +224,76 @@ int cmd_run(const Args& raw_args) {
       inspected = true;
       if (!info.exists && !size_bytes)
         errors.push_back("--size: needed to create the missing file " + target_path);
-      if (info.exists && size_bytes)
+      if (info.exists && size_bytes && !demo)
         errors.push_back("--size: only for creating a file target; " + target_path + " exists");
     }
   }
   if (!errors.empty()) return fail(errors, 2);
   if (!inspected) return fail({"TARGET: could not be inspected"}, 2);
 
+  // The demo target belongs to ptsuite: recreate it fresh, so it needs no confirmation. A
+  // file at the demo path without ptsuite's marker is someone else's: never removed.
   bool created = false;
+  if (demo && !simulated && info.exists) {
+    if (info.kind != model::TargetKind::File || !device::carries_demo_marker(target_path))
+      return fail({"refused: the demo target path " + target_path + " holds a " +
+                   (info.kind == model::TargetKind::File ? "file" : "device") +
+                   " without ptsuite's demo marker: it is not ptsuite's; move it away or set PTSUITE_DEMO_TARGET; "
+                   "nothing was written"},
+                  3);
+    std::error_code ec;
+    fs::remove(target_path, ec);
+    if (ec) return fail({"demo target " + target_path + ": cannot remove the previous one (" + ec.message() + ")"}, 2);
+    info.exists = false;
+  }
   if (!simulated && !info.exists) {
     auto made = engine::create_file_target(target_path, *size_bytes);
     if (!made.ok()) return fail(made.error());
     created = true;
+    if (demo)
+      if (auto marked = device::mark_demo_target(target_path); !marked.ok())
+        std::fprintf(stderr, "ptsuite run: warning: %s (the next demo run will refuse this file)\n",
+                     marked.error().message().c_str());
     auto again = engine::inspect_target(target_path, true);
     if (!again.ok()) return fail(again.error());
     info = *again;
   }
-  auto opened = open_device_target(target_path, /*writable=*/true);
-  // A file or simulated drive this command created and then could not use leaves no trace.
+  std::optional<WritableTarget> writable;
   auto remove_created = [&] {
-    std::error_code ec;
-    if (created) fs::remove(target_path, ec);
-    if (opened.ok() && opened->sim && opened->sim_created) {
-      const std::string state = opened->sim->target().state_path;
-      (void)opened->sim->close();
-      opened->sim.reset();
-      opened->device.reset();
-      opened->clock.reset();
-      fs::remove(state, ec);
+    if (created) {
+      std::error_code ec;
+      fs::remove(target_path, ec);
     }
+    if (writable) discard_created(*writable);  // a state file this run made and could not use
   };
-  if (!opened.ok()) {
-    remove_created();
-    return fail(opened.error());
+
+  // A simulated drive is held first: its identity (the serial) is made with its state file,
+  // so a read-only look at a missing one would show another drive. Nothing is written to it
+  // before the plan is resolved, and a state file made here is removed again on bad input.
+  // ptsuite's own demo drive needs no consent (it is recorded as the demo target).
+  if (simulated) {
+    auto w = acquire_writable(target_path, writing_options(confirm, force_signatures, demo));
+    if (!w.ok()) return fail(w.error());
+    writable = std::move(w.value());
   }
-  opened->io = info.target;
-  created = created || opened->sim_created;
-  auto id = opened->device->identify();
-  if (!id.ok()) {
-    remove_created();
-    return fail(id.error());
+  // Read-only identity first: the plan (and its bad input, exit 2) needs the capacity.
+  model::DeviceIdentity id;
+  if (writable) {
+    id = writable->held->identity();
+  } else {
+    auto probe = device::open_target(target_path);
+    if (!probe.ok()) {
+      remove_created();
+      return fail(probe.error());
+    }
+    auto got = (*probe)->identify();
+    if (!got.ok()) {
+      remove_created();
+      return fail(got.error());
+    }
+    id = *got;
   }
-  auto resolved = config::resolve_plan(*definition, options, *id);
+  auto resolved = config::resolve_plan(*definition, options, id, engine_limits_for(target_path));
   if (!resolved.ok()) {
     remove_created();
     return fail(resolved.error());
@@ -246,15 +302,21 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }
-  // A file or simulated drive this command created, and ptsuite's own demo drive, hold
-  // nothing to protect: they need no consent.
-  const bool consent_needed = simulated ? !(created || demo) : device::confirmation_required(*id, created);
-  if (consent_needed) {
-    auto consent = device::check_confirmation(*id, confirm, interactive_serial_prompt());
-    if (!consent.ok()) return fail(consent.error());
+  // The one guard entry point: examination, the exclusive descriptor held for the whole run,
+  // signatures and consent.
+  if (!writable) {
+    auto w = acquire_writable(target_path, writing_options(confirm, force_signatures, created));
+    if (!w.ok()) {
+      remove_created();
+      return fail(w.error());
+    }
+    writable = std::move(w.value());
   }
+  auto& held = writable->held;
+  if (auto same = device::check_identity_unchanged(id, held->identity()); !same.ok()) return fail(same.error());
+  if (!session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(*held).c_str());
 
-  auto eng = open_engine(*opened, /*writable=*/true);
+  auto eng = open_engine(*writable, info, /*writable=*/true);
   if (!eng.ok()) {
     remove_created();
     return fail(eng.error());
@@ -262,8 +324,9 @@ int cmd_run(const Args& raw_args) {
 
   std::error_code ec;
   const bool made_dir = !fs::exists(*out_dir, ec);
-  fs::create_directories(*out_dir, ec);
-  if (ec) return fail({"--out " + *out_dir + ": cannot create it (" + ec.message() + ")"}, 2);
+  if (auto made = core::create_directories_durable(*out_dir); !made.ok())  // fsync'd into its parent
+    return fail({"--out " + *out_dir + ": cannot create it (" + made.error().message() + ")"},
+                core::exit_code(made.error().kind));
   auto sink = results::JournalSink::create(*out_dir);
   if (!sink.ok()) return fail(sink.error());
 
@@ -273,26 +336,33 @@ int cmd_run(const Args& raw_args) {
   header.run_id = fs::path(*out_dir).filename().string();
   header.command_line = join_command(raw_args);
   header.host = collect_host_info();
-  header.started_wall_ns = opened->clock->wall_ns();
-  header.device = *id;
+  header.started_wall_ns = writable->clock->wall_ns();
+  header.device = held->identity();
+  header.consent = held->consent();
   header.plan = resolved->plan;
   header.deviations = resolved->deviations;
-  mark_simulated(*opened, header);
-  if (demo)
-    header.deviations.push_back({"demo-target", "Built-in demo target " + opened->path +
-                                                    " (set PTSUITE_DEMO_TARGET to use another), not an SSD"});
+  header.operator_fields = *operator_fields;
+  for (const auto& [code, text] : held->deviations()) header.deviations.push_back({code, text});
+  mark_simulated(*writable, header);
+  if (demo && simulated)
+    header.deviations.push_back({"demo-target", "Built-in demo target " + writable->path +
+                                                    " (a simulated drive; set PTSUITE_DEMO_TARGET to use another), "
+                                                    "not an SSD"});
+  else if (demo)
+    header.deviations.push_back({"demo-target", "Built-in demo target: a " + core::format_bytes(*size_bytes) +
+                                                    " file (" + target_path + ") re-created for this run, not an SSD"});
   if (!session.quiet) {
     std::fprintf(stderr, "ptsuite run: %s on %s (%s), %zu sub-test(s), cells %g s, max %u rounds -> %s\n",
-                 header.plan.title.c_str(), target_path.c_str(), core::format_bytes(id->capacity_bytes).c_str(),
+                 header.plan.title.c_str(), target_path.c_str(), core::format_bytes(id.capacity_bytes).c_str(),
                  header.plan.subtests.size(), header.plan.cell_seconds, header.plan.max_rounds, out_dir->c_str());
     for (const auto& n : resolved->notes) std::fprintf(stderr, "  note: %s\n", n.c_str());
   }
-  int code = run_session("run", *out_dir, **eng, *opened->device, *opened->clock, **sink, header.plan, session,
+  int code = run_session("run", *out_dir, **eng, held->device(), *writable->clock, **sink, header.plan, session,
                                [&](runner::RunEnv& env) {
                                  auto res = runner::start_run(env, header);
                                  return res;
                                });
-  if (!close_target(*opened, "run") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
+  if (!close_target(*writable, "run") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
   // A run refused before anything was journaled leaves no trace in RUNDIR.
   const auto journal = fs::path(*out_dir) / results::kJournal;
   if (fs::exists(journal, ec) && fs::file_size(journal, ec) == 0) {

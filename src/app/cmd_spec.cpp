@@ -1,11 +1,13 @@
 // app/cmd_spec.cpp — `ptsuite spec TARGET [access-spec options] [--json]`: runs one access
 // spec on a block device or a regular file (created at --size when missing), like fio, and
 // prints the result as text or as the design's JSON. Every input problem is reported at once
-// with exit 2 before anything is created or written. May use: core, model, engine,
-// device (the guard, before writing), app/access_options.h, nlohmann json.
+// with exit 2 before anything is created or written; a spec that writes goes through the one
+// guard entry point (device::acquire_target) and runs on its held descriptor. May use: core,
+// model, engine, device, app/access_options.h, app/guarded_target.h, nlohmann json.
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,9 +15,11 @@
 
 #include "app/access_options.h"
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "app/target_open.h"
+#include "config/engine_check.h"
 #include "core/units.h"
-#include "device/guard.h"
+#include "app/guarded_target.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 #include "sim/target.h"
@@ -29,11 +33,14 @@ std::atomic<bool> g_interrupted{false};
 extern "C" void on_sigint(int) { g_interrupted.store(true); }
 
 constexpr const char* kUsage =
-    "usage: ptsuite spec TARGET [options] [--json]\n"
+    "usage: ptsuite spec TARGET [options] [--confirm WHAT] [--force-signatures] [--json]\n"
     "Runs one access spec on TARGET (a block device, or a regular file created at --size\n"
     "when missing) with io_uring and O_DIRECT, and prints IOPS, MB/s (10^6 B), latency\n"
-    "percentiles, CPU and the Little's-law check. On a simulated drive (sim:PROFILE[,...][@FILE])\n"
-    "the cell runs in its virtual time (--seconds are virtual) and the flash counters are shown.\n\n"
+    "percentiles, CPU and the Little's-law check. A spec that writes destroys data: it goes\n"
+    "through the guard and needs --confirm for an existing target (what `ptsuite info TARGET`\n"
+    "shows under \"Confirm with\"); a file spec creates itself needs none. On a simulated drive\n"
+    "(sim:PROFILE[,...][@FILE]) the cell runs in its virtual time (--seconds are virtual), the flash\n"
+    "counters are shown, and a read-only spec leaves the state file as it was.\n\n"
     "Options:\n";
 
 double us(double ns) { return ns / 1000.0; }
@@ -71,6 +78,25 @@ nlohmann::json simulated_json(const model::CellResult& r) {
           {"free_superblocks", s.free_superblocks}};
 }
 
+/// The kernel's block counters for the cell, or null ("n/a": a file has none).
+nlohmann::json kernel_json(const std::optional<model::KernelCounters>& k) {
+  if (!k) return nullptr;
+  return {{"device", k->device},
+          {"read_ios", k->read_ios},
+          {"write_ios", k->write_ios},
+          {"read_merges", k->read_merges},
+          {"write_merges", k->write_merges},
+          {"host_ios", k->host_ios},
+          {"read_bytes", k->read_bytes},
+          {"write_bytes", k->write_bytes},
+          {"avg_in_flight", k->avg_in_flight},
+          {"mean_device_time_us", us(k->mean_device_time_ns)},
+          {"utilization", k->utilization},
+          {"in_flight_limit", k->in_flight_limit},
+          {"saturated", k->saturated},
+          {"wall_seconds", static_cast<double>(k->wall_ns) / 1e9}};
+}
+
 nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo& t, const std::string& engine) {
   const auto& s = r.spec;
   nlohmann::json bs_split = nlohmann::json::array();
@@ -93,6 +119,16 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
           {"ios_per_second", r.ios_per_second},
           {"littles_law", {{"oio", r.littles_law_oio}, {"tc_x_qd", s.threads * s.queue_depth}}},
           {"completion_poll_ns", r.completion_poll_ns},
+          {"completion",
+           {{"wait_min", r.completion.wait_min},
+            {"reaps", r.completion.reaps},
+            {"completions_per_reap", r.completion.completions_per_reap},
+            {"poll_busy_seconds", static_cast<double>(r.completion.poll_busy_ns) / 1e9},
+            {"poll_expired", r.completion.poll_expired}}},
+          {"latency_from", r.latency_from},
+          {"submission_lat_us", latency_json(r.submission_latency)},
+          {"kernel", kernel_json(r.kernel)},
+          {"fidelity_flags", r.fidelity_flags},
           {"io_errors", r.io_errors},
           {"error", r.error},
           {"spec",
@@ -152,14 +188,37 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               cpu_us_per_io);
   std::printf("  Little   IOPS x mean latency = %.2f outstanding I/Os vs TC x QD = %u\n", r.littles_law_oio,
               s.threads * s.queue_depth);
+  if (r.latency_from == "schedule")
+    std::printf("  paced    latency above runs from each I/O's scheduled release; from submission: mean %.1f us, "
+                "p99 %.1f us\n",
+                us(r.submission_latency.mean_ns), us(static_cast<double>(r.submission_latency.p99_ns)));
+  std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
+              r.completion.wait_min, r.completion.completions_per_reap);
   if (r.completion_poll_ns)
-    std::printf("  polling  low-depth mode: workers poll completions up to %.0f us before sleeping (CPU above is that)\n",
-                static_cast<double>(r.completion_poll_ns) / 1e3);
+    std::printf("  polling  low-depth mode: workers poll until the completion arrives, up to %.0f us per wait "
+                "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
+                static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
+                static_cast<unsigned long long>(r.completion.poll_expired));
   if (r.simulated && r.simulated->host_pages_written)
     std::printf("  flash    write amplification %.3f (%llu NAND pages for %llu host pages, %llu GC copies), %u free superblocks\n",
                 r.simulated->write_amplification, static_cast<unsigned long long>(r.simulated->nand_pages_written),
                 static_cast<unsigned long long>(r.simulated->host_pages_written),
                 static_cast<unsigned long long>(r.simulated->gc_pages_copied), r.simulated->free_superblocks);
+  if (r.kernel) {
+    const auto& k = *r.kernel;
+    std::printf("  kernel   %s: %llu I/Os (%llu merged), avg in flight %.2f%s, mean device time %.1f us, busy %.0f %%\n",
+                k.device.c_str(), static_cast<unsigned long long>(k.read_ios + k.write_ios),
+                static_cast<unsigned long long>(k.read_merges + k.write_merges), k.avg_in_flight,
+                k.saturated ? (" (saturated: the device holds at most " + std::to_string(k.in_flight_limit) + ")").c_str() : "",
+                us(k.mean_device_time_ns), k.utilization * 100);
+  } else {
+    std::printf("  kernel   n/a (%s has no block-device counters)\n", r.simulated ? "a simulated drive" : "a file");
+  }
+  if (!r.fidelity_flags.empty()) {
+    std::string flags;
+    for (const auto& f : r.fidelity_flags) flags += (flags.empty() ? "" : ", ") + f;
+    std::printf("  WARNING  measurement-fidelity check failed: %s (see docs/run-record.md)\n", flags.c_str());
+  }
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }
 
@@ -168,34 +227,33 @@ int fail(const std::vector<std::string>& messages, int code) {
   return code;
 }
 
-/// `spec` on a simulated drive: the same checks and output, in virtual time.
-int spec_on_sim(const std::string& text, const model::AccessSpec& spec, const AccessOptions& options, bool json,
-                std::vector<std::string> errors) {
-  if (options.size_bytes) errors.push_back("--size: not for a simulated drive (give capacity=SIZE in the sim: target)");
-  auto parsed = sim::parse_sim_target(text);
-  if (!parsed.ok()) errors.insert(errors.end(), parsed.error().messages.begin(), parsed.error().messages.end());
-  else
-    for (const auto& m : check_spec_for_target(spec, parsed->params.lba_bytes, parsed->params.capacity_bytes))
-      errors.push_back(m);
-  if (!errors.empty()) return fail(errors, 2);
-  auto opened = open_sim_target(text, /*writable=*/true);
-  if (!opened) return fail(opened.error().messages, core::exit_code(opened.error().kind));
-  if (spec.read_pct < 100)
-    if (auto g = opened->device->guard(); !g) return fail(g.error().messages, core::exit_code(g.error().kind));
-  auto eng = open_engine(*opened, /*writable=*/true);
+/// `spec` on a simulated drive (checked above): writing specs through the one guard entry
+/// point (the state file's lock; consent its serial), read-only ones on a read-only view.
+int spec_on_sim(const std::string& text, const model::AccessSpec& spec, engine::TargetInfo target, bool json,
+                const std::optional<std::string>& confirm, bool force_signatures) {
+  WritableTarget w;
+  std::shared_ptr<sim::DriveSession> session;
+  if (spec.read_pct < 100) {
+    auto held = acquire_writable(text, writing_options(confirm, force_signatures));
+    if (!held) return fail(held.error().messages, core::exit_code(held.error().kind));
+    w = std::move(held.value());
+    if (!json) std::fprintf(stderr, "ptsuite spec: %s\n", consent_line(*w.held).c_str());
+  } else {
+    auto probe = open_read_only(text);
+    if (!probe) return fail(probe.error().messages, core::exit_code(probe.error().kind));
+    w.sim = probe->sim;
+    w.clock = probe->clock;
+  }
+  auto eng = open_engine(w, target, spec.read_pct < 100);
   if (!eng) return fail(eng.error().messages, core::exit_code(eng.error().kind));
   struct sigaction sa {};
   sa.sa_handler = on_sigint;
   sigaction(SIGINT, &sa, nullptr);
   auto result = eng.value()->run(spec, &g_interrupted);
-  const bool saved = close_target(*opened, "spec");
+  const bool saved = close_target(w, "spec");
   if (!result) return fail(result.error().messages, core::exit_code(result.error().kind));
-  engine::TargetInfo target;
-  target.target = {opened->path, parsed->params.capacity_bytes, parsed->params.lba_bytes};
-  target.kind = model::TargetKind::NvmeNamespace;
-  target.exists = true;
   const std::string engine_name = eng.value()->describe();
-  if (json) std::printf("%s\n", result_json(result.value(), target, engine_name).dump(2).c_str());
+  if (json) std::printf("%s\n", json_text(result_json(result.value(), target, engine_name)).c_str());
   else print_text(result.value(), target, engine_name, false);
   std::fflush(stdout);
   if (!saved) return core::exit_code(core::ErrorKind::Internal);
@@ -213,15 +271,25 @@ int cmd_spec(const Args& args) {
   ParsedAccessArgs parsed = parse_access_options(args);
   std::vector<std::string> errors = parsed.errors;
   const AccessOptions& options = parsed.options;
-  bool json = false;
+  bool json = false, force_signatures = false;
+  std::optional<std::string> confirm;
   std::vector<std::string> positional;
-  for (const auto& a : parsed.rest) {
+  for (size_t i = 0; i < parsed.rest.size(); ++i) {
+    const std::string& a = parsed.rest[i];
     if (a == "--help" || a == "-h") {
-      std::printf("%s%s  --json              print the result as JSON\n", kUsage, access_options_help());
+      std::printf("%s%s  --confirm WHAT      consent to overwrite TARGET (serial, WWID, by-id name, backing file or path)\n"
+                  "  --force-signatures  overwrite a target that holds a file system / LVM / RAID / partition signature\n"
+                  "  --json              print the result as JSON\n",
+                  kUsage, access_options_help());
       return 0;
     }
     if (a == "--json") json = true;
-    else if (a.rfind("--", 0) == 0) {
+    else if (a == "--force-signatures") force_signatures = true;
+    else if (a == "--confirm" || a.rfind("--confirm=", 0) == 0) {
+      if (a != "--confirm") confirm = a.substr(10);
+      else if (i + 1 < parsed.rest.size()) confirm = parsed.rest[++i];
+      else errors.push_back("--confirm: needs a value");
+    } else if (a.rfind("--", 0) == 0) {
       errors.push_back(a + ": unknown option (see ptsuite spec --help)");
     } else positional.push_back(a);
   }
@@ -231,9 +299,23 @@ int cmd_spec(const Args& args) {
 
   model::AccessSpec spec;  // defaults: randread 4 KiB, 1 thread, QD 1, 60 s, ActiveRange 100 %
   options.apply_to(spec);
-  if (positional.size() == 1 && is_simulated(positional[0])) return spec_on_sim(positional[0], spec, options, json, errors);
   engine::TargetInfo target;
-  if (positional.size() == 1) {
+  const bool simulated = positional.size() == 1 && is_simulated(positional[0]);
+  if (simulated) {
+    if (options.size_bytes) errors.push_back("--size: not for a simulated drive (give capacity=SIZE in the sim: target)");
+    auto t = sim::parse_sim_target(positional[0]);
+    if (!t.ok()) {
+      errors.insert(errors.end(), t.error().messages.begin(), t.error().messages.end());
+    } else {
+      target.target = {t->text(), t->params.capacity_bytes, t->params.lba_bytes};
+      target.kind = model::TargetKind::NvmeNamespace;
+      target.exists = true;
+      for (const auto& m : check_spec_for_target(spec, t->params.lba_bytes, t->params.capacity_bytes))
+        errors.push_back(m);
+      for (const auto& m : config::check_engine_limits(spec, engine_limits_for(positional[0]), {"--seconds"}))
+        errors.push_back(m);
+    }
+  } else if (positional.size() == 1) {
     auto info = engine::inspect_target(positional[0], spec.read_pct < 100);
     if (!info) {
       for (const auto& m : info.error().messages) errors.push_back(m);
@@ -246,30 +328,36 @@ int cmd_spec(const Args& args) {
       if (target.target.size_bytes > 0)
         for (const auto& m : check_spec_for_target(spec, target.target.logical_block_bytes, target.target.size_bytes))
           errors.push_back(m);
+      for (const auto& m : config::check_engine_limits(spec, engine::uring_engine_limits(), {"--seconds"}))
+        errors.push_back(m);
       if (target.exists && options.size_bytes && target.kind == model::TargetKind::BlockDevice)
         errors.push_back("--size: only for creating a file target; " + target.target.path + " is a block device");
     }
   }
   if (!errors.empty()) return fail(errors, 2);
-
-  // Writing is destructive: the guard refuses a mounted, partitioned, held or swap target.
-  if (spec.read_pct < 100 && target.exists) {
-    core::Status guarded = core::ok_status();
-    if (target.kind == model::TargetKind::BlockDevice) {
-      std::error_code ec;
-      const auto real = std::filesystem::canonical(target.target.path, ec);
-      guarded = device::guard_block_device(ec ? target.target.path : real.filename().string());
-    } else {
-      guarded = device::guard_file(target.target.path);
-    }
-    if (!guarded) return fail(guarded.error().messages, core::exit_code(guarded.error().kind));
-  }
+  if (simulated) return spec_on_sim(positional[0], spec, target, json, confirm, force_signatures);
 
   const bool created = !target.exists;
   if (created) {
     auto made = engine::create_file_target(target.target.path, target.target.size_bytes);
     if (!made) return fail(made.error().messages, core::exit_code(made.error().kind));
   }
+  // Writing is destructive: the one guard entry point examines the target, holds it
+  // exclusively for the whole command and needs the operator's confirmation.
+  std::unique_ptr<device::HeldTarget> held;
+  if (spec.read_pct < 100) {
+    auto h = device::acquire_target(target.target.path, writing_options(confirm, force_signatures, created));
+    if (!h) {
+      std::error_code ec;
+      if (created) std::filesystem::remove(target.target.path, ec);
+      return fail(h.error().messages, core::exit_code(h.error().kind));
+    }
+    held = std::move(h.value());
+    if (!json) std::fprintf(stderr, "ptsuite spec: %s\n", consent_line(*held).c_str());
+    for (const auto& [code, text] : held->deviations())
+      std::fprintf(stderr, "ptsuite spec: deviation [%s] %s\n", code.c_str(), text.c_str());
+    target.target.fd = held->fd();
+  }  // a read-only spec writes nothing: --confirm and --force-signatures have nothing to do
   auto eng = engine::open_uring_engine(target.target, spec.read_pct < 100);
   if (!eng) return fail(eng.error().messages, core::exit_code(eng.error().kind));
 
@@ -279,7 +367,7 @@ int cmd_spec(const Args& args) {
   auto result = eng.value()->run(spec, &g_interrupted);
   if (!result) return fail(result.error().messages, core::exit_code(result.error().kind));
   const std::string engine_name = eng.value()->describe();
-  if (json) std::printf("%s\n", result_json(result.value(), target, engine_name).dump(2).c_str());
+  if (json) std::printf("%s\n", json_text(result_json(result.value(), target, engine_name)).c_str());
   else print_text(result.value(), target, engine_name, created);
   std::fflush(stdout);
   if (result->io_errors) {

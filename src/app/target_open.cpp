@@ -2,59 +2,121 @@
 #include "app/target_open.h"
 
 #include <cstdio>
+#include <filesystem>
 
-#include "app/block_access_adapter.h"
-#include "device/targets.h"
+#include "sim/host_loop.h"
 #include "sim/sim.h"
 
 namespace pts::app {
 
+namespace {
+
+/// What a claim hands back to the command beyond the HeldTarget.
+struct SimSlot {
+  std::shared_ptr<sim::DriveSession> session;
+  std::shared_ptr<core::Clock> clock;
+  std::string path;
+};
+
+/// The `sim:` kind for the guard entry point: parse, open and lock the state file (creating
+/// it when missing), and give the NVMe target the locked descriptor as its held one.
+device::TargetClaimer sim_claimer(std::shared_ptr<SimSlot> slot) {
+  device::TargetClaimer c;
+  c.prefix = "sim:";
+  c.claim = [slot](const std::string& text) -> core::Result<device::ClaimedTarget> {
+    auto target = sim::parse_sim_target(text);
+    if (!target.ok()) return target.error();
+    auto dev = sim::open_sim_device(*target, /*writable=*/true);  // Refused while another process holds the lock
+    if (!dev.ok()) return dev.error();
+    device::ClaimedTarget out;
+    slot->session = dev->session;
+    slot->clock = dev->clock;
+    slot->path = target->text();
+    out.device = sim::make_sim_target(slot->path, *dev);
+    out.claim = dev->session;
+    out.exclusivity = "exclusive lock (flock) on the simulated drive's state file " + target->state_path +
+                      ", held for the command";
+    out.kind = model::TargetKind::NvmeNamespace;  // its serial (not made up) confirms it
+    out.created = dev->session->created();
+    out.created_path = target->state_path;
+    return out;
+  };
+  return c;
+}
+
+}  // namespace
+
 bool is_simulated(const std::string& target) { return sim::is_sim_target(target); }
 
-core::Result<OpenedTarget> open_sim_target(const std::string& text, bool writable) {
+core::Result<ProbedTarget> open_read_only(const std::string& text) {
+  ProbedTarget out;
+  if (!is_simulated(text)) {
+    auto dev = device::open_target(text);
+    if (!dev.ok()) return dev.error();
+    out.path = text;
+    out.device = std::move(dev.value());
+    return out;
+  }
   auto target = sim::parse_sim_target(text);
   if (!target.ok()) return target.error();
-  auto dev = sim::open_sim_device(*target, writable);
+  auto dev = sim::open_sim_device(*target, /*writable=*/false);
   if (!dev.ok()) return dev.error();
-  OpenedTarget out;
   out.path = target->text();
   out.sim = dev->session;
   out.clock = dev->clock;
-  out.sim_created = dev->session->created();
-  device::ResolvedTarget resolved;
-  resolved.kind = model::TargetKind::NvmeNamespace;
-  resolved.path = out.path;
-  resolved.io_path = out.path;
-  resolved.admin_path = out.path;
-  resolved.nsid = 1;
-  device::NvmeTargetDeps deps;
-  deps.block_access = dev->block_access;
-  deps.clock = dev->clock;
-  std::shared_ptr<core::Clock> clock = dev->clock;
-  deps.sleep = [clock](uint64_t ns) { (void)clock->idle_ns(ns); };  // polling waits pass in virtual time
-  deps.guard = [g = dev->guard](const std::string&) { return g(); };
-  deps.block_exists = [](const std::string&) { return false; };  // one namespace, no siblings
-  out.device = device::make_nvme_target(resolved, std::move(dev->transport), std::move(deps));
+  out.device = sim::make_sim_target(out.path, *dev);
   return out;
 }
 
-core::Result<OpenedTarget> open_device_target(const std::string& target, bool writable) {
-  if (is_simulated(target)) return open_sim_target(target, writable);
-  auto dev = device::open_target(target, make_block_access_factory());
-  if (!dev.ok()) return dev.error();
-  OpenedTarget out;
-  out.path = target;
-  out.device = std::move(dev.value());
-  out.clock = std::make_shared<core::SystemClock>();
+core::Result<device::ConfirmRules> confirmation_rules(const std::string& target, const model::DeviceIdentity& id) {
+  if (!is_simulated(target)) return device::confirmation_rules_for(target, id);
+  device::ConfirmRules r;
+  if (!id.serial_made_up) r.serial = id.serial;
+  return r;
+}
+
+model::EngineLimits engine_limits_for(const std::string& target) {
+  if (!is_simulated(target)) return engine::uring_engine_limits();
+  model::EngineLimits l;
+  l.engine = "the simulated drive's host loop";
+  l.max_outstanding_ios = sim::kMaxSlots;
+  l.max_cell_seconds = static_cast<double>(sim::kMaxCellNs) / 1e9;
+  return l;
+}
+
+core::Result<WritableTarget> acquire_writable(const std::string& target, device::AcquireOptions options) {
+  auto slot = std::make_shared<SimSlot>();
+  options.claimers.push_back(sim_claimer(slot));
+  WritableTarget out;
+  auto held = device::acquire_target(target, options);
+  if (!held.ok()) {
+    // A state file this attempt created (then refused, e.g. no consent) leaves no trace.
+    if (slot->session && slot->session->created()) {
+      const std::string state = slot->session->target().state_path;
+      slot->session->abandon();
+      slot->session.reset();
+      std::error_code ec;
+      std::filesystem::remove(state, ec);
+    }
+    return held.error();
+  }
+  out.held = std::move(held.value());
+  out.sim = slot->session;
+  out.sim_created = out.sim && out.sim->created();
+  out.clock = slot->clock ? slot->clock : std::make_shared<core::SystemClock>();
+  out.path = out.sim ? slot->path : target;
   return out;
 }
 
-core::Result<std::unique_ptr<engine::IoEngine>> open_engine(OpenedTarget& t, bool writable) {
+core::Result<std::unique_ptr<engine::IoEngine>> open_engine(WritableTarget& t, const engine::TargetInfo& info,
+                                                            bool writable) {
   if (t.sim) return sim::make_sim_engine(t.sim, t.clock);
-  return engine::open_uring_engine(t.io, writable);
+  engine::IoTarget io = info.target;
+  io.fd = t.held ? t.held->fd() : -1;
+  return engine::open_uring_engine(io, writable);
 }
 
-void mark_simulated(const OpenedTarget& t, model::RunRecord& header) {
+void mark_simulated(const WritableTarget& t, model::RunRecord& header) {
   if (!t.sim) return;
   header.virtual_time = true;
   header.simulated_drive = sim::describe_for_record(*t.sim);
@@ -64,13 +126,28 @@ void mark_simulated(const OpenedTarget& t, model::RunRecord& header) {
                               "times (cells, latencies, idle, timestamps) are its virtual time"});
 }
 
-bool close_target(OpenedTarget& t, const char* command) {
-  if (!t.sim) return true;
-  auto st = t.sim->close();
-  if (st.ok()) return true;
-  std::fprintf(stderr, "ptsuite %s: the simulated drive's state could not be saved: %s\n", command,
-               st.error().message().c_str());
-  return false;
+bool close_target(WritableTarget& t, const char* command) {
+  bool saved = true;
+  if (t.sim) {
+    if (auto st = t.sim->close(); !st.ok()) {
+      std::fprintf(stderr, "ptsuite %s: the simulated drive's state could not be saved: %s\n", command,
+                   st.error().message().c_str());
+      saved = false;
+    }
+  }
+  t.held.reset();
+  t.sim.reset();
+  return saved;
+}
+
+void discard_created(WritableTarget& t) {
+  if (!t.sim || !t.sim_created) return;
+  const std::string state = t.sim->target().state_path;
+  t.sim->abandon();
+  t.held.reset();
+  t.sim.reset();
+  std::error_code ec;
+  std::filesystem::remove(state, ec);
 }
 
 }  // namespace pts::app

@@ -9,6 +9,7 @@
 #include "device/admin_transport.h"
 #include "device/sanitize_monitor.h"
 #include "device/target_device.h"
+#include "device/nvme_topology.h"
 #include "device/target_resolve.h"
 
 namespace pts::device {
@@ -19,10 +20,21 @@ struct NvmeTargetDeps {
   std::shared_ptr<core::Clock> clock;          ///< null = system clock
   SleepFn sleep;                               ///< null = real sleep
   std::function<core::Status(const std::string& block_name)> guard;  ///< null = guard_block_device
-  std::function<bool(const std::string& block_name)> block_exists;  ///< null = listed in sysfs
+  /// Examines a sibling namespace a purge would also erase (force_signatures: the operator's
+  /// --force-signatures). null = `guard` when a test set it, else examine_sibling_namespace().
+  std::function<core::Status(const std::string& block_name, bool force_signatures)> sibling_guard;
+  std::string sysfs_root;  ///< prefix for /sys (the subsystem, WWIDs): "" = the real one
+  /// The NVM subsystem of the namespace `block_name` (its controllers and namespaces, for the
+  /// purge-reach check). null = sysfs (subsystem_of_namespace); a simulated controller, which
+  /// has no sysfs nodes, describes its own.
+  std::function<core::Result<NvmeSubsystem>(const std::string& block_name)> subsystem;
   SanitizeWaitOptions sanitize_wait;
   uint32_t format_timeout_ms = 4 * 3600 * 1000;
 };
+
+/// The target object for a resolved path (what open_target() does after resolve_target()).
+core::Result<std::unique_ptr<TargetDevice>> make_target(ResolvedTarget target,
+                                                        std::shared_ptr<BlockAccessFactory> block_access);
 
 std::unique_ptr<TargetDevice> make_nvme_target(const ResolvedTarget& target,
                                                std::unique_ptr<AdminTransport> transport,

@@ -16,7 +16,7 @@ core::Result<model::RunRecord> parse_run_json(const std::string& text, const std
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e999
     return core::bad_input(origin + ": not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object() || !j.contains("schema_version") || !j["schema_version"].is_number_integer())

@@ -11,13 +11,16 @@
 namespace pts::sim {
 
 /// Division of 32-bit values by a fixed divisor with a multiply and a shift (exact for every
-/// 32-bit numerator: M = floor((2^64 - 1) / d) + 1, q = high 64 bits of M * n).
+/// 32-bit numerator and divisor >= 2: M = floor((2^64 - 1) / d) + 1, q = high 64 bits of
+/// M * n; M would be 2^64 for d = 1, which is therefore its own case).
 struct FastDiv32 {
-  uint64_t m = 1;
+  uint64_t m = 0;
   uint32_t d = 1;
   FastDiv32() = default;
-  explicit FastDiv32(uint32_t divisor) : m(UINT64_MAX / divisor + 1), d(divisor) {}
-  uint32_t div(uint32_t n) const { return static_cast<uint32_t>((static_cast<unsigned __int128>(m) * n) >> 64); }
+  explicit FastDiv32(uint32_t divisor) : m(divisor > 1 ? UINT64_MAX / divisor + 1 : 0), d(divisor) {}
+  uint32_t div(uint32_t n) const {
+    return d == 1 ? n : static_cast<uint32_t>((static_cast<unsigned __int128>(m) * n) >> 64);
+  }
   uint32_t mod(uint32_t n) const { return n - div(n) * d; }
 };
 

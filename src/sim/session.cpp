@@ -78,6 +78,12 @@ void encode_spec(const model::AccessSpec& s, ByteWriter& w) {
     w.u32(z.io_pct);
     w.f64(z.range_pct);
   }
+  w.u32(s.ar_segments.count);
+  w.u64(s.ar_segments.segment_bytes);
+  w.u32(s.ar_segments.align_bytes);
+  w.u64(s.ar_segments.seed);
+  w.u32(static_cast<uint32_t>(s.stream_start_bytes.size()));
+  for (uint64_t b : s.stream_start_bytes) w.u64(b);
   w.u64(s.rate_iops);
   w.u64(s.seed);
 }
@@ -109,6 +115,14 @@ bool decode_spec(ByteReader& r, model::AccessSpec& s) {
     z.range_pct = r.f64();
     s.zones.push_back(z);
   }
+  s.ar_segments.count = r.u32();
+  s.ar_segments.segment_bytes = r.u64();
+  s.ar_segments.align_bytes = r.u32();
+  s.ar_segments.seed = r.u64();
+  const uint32_t streams = r.u32();
+  if (streams > (1u << 20)) return false;
+  s.stream_start_bytes.clear();
+  for (uint32_t i = 0; i < streams && !r.failed(); ++i) s.stream_start_bytes.push_back(r.u64());
   s.rate_iops = r.u64();
   s.seed = r.u64();
   return !r.failed();

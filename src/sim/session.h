@@ -50,6 +50,8 @@ class DriveSession {
   const SimTarget& target() const { return target_; }
   const std::string& serial() const { return header_.serial; }
   bool writable() const { return file_.has_value(); }
+  /// The locked state file's descriptor (-1 read-only): a held target's descriptor.
+  int state_fd() const { return file_ ? file_->fd() : -1; }
   /// True when this process created the state file (a new drive nobody has used).
   bool created() const { return created_; }
   /// False when read-only and the state file does not exist yet.
@@ -73,6 +75,8 @@ class DriveSession {
   /// Commits what is pending (and snapshots when the log has grown costly). Called by the
   /// destructor too (errors then go to stderr).
   core::Status close();
+  /// Drops what is pending without writing it (the caller removes a state file it created).
+  void abandon() { pending_.reset(); closed_ = true; }
 
   /// Applies one logged record to `drive` (replay); false when it does not decode.
   static bool apply(Drive& drive, RecordType type, const uint8_t* payload, size_t bytes);

@@ -16,6 +16,7 @@
 #include "core/result.h"
 #include "device/admin_transport.h"
 #include "device/block_access.h"
+#include "device/target_device.h"
 #include "engine/io_engine.h"
 #include "model/cell.h"
 #include "model/run_record.h"
@@ -37,6 +38,13 @@ struct SimDevice {
 
 /// Opens the drive `target` names (see DriveSession::open for `writable`).
 core::Result<SimDevice> open_sim_device(const SimTarget& target, bool writable);
+
+/// The NVMe target over the drive's controller (device::make_nvme_target, so purge choice,
+/// sanitize monitoring and verification are the real code): one namespace (NSID 1) in a
+/// subsystem of one controller, polling waits in virtual time, its guard the state file's
+/// lock. Takes `dev.transport`. A writable drive's target is given the locked state file's
+/// descriptor as its held one (the block access accepts no other).
+std::unique_ptr<device::TargetDevice> make_sim_target(const std::string& path, SimDevice& dev);
 
 /// The namespace's I/O engine: cells run in the drive's virtual time; the CellResult has the
 /// same fields as the io_uring engine's, plus CellResult::simulated.

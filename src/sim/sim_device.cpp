@@ -4,6 +4,8 @@
 
 #include "sim/sim.h"
 
+#include "device/targets.h"
+
 namespace pts::sim {
 
 namespace {
@@ -66,9 +68,14 @@ class SimBlockAccess final : public device::BlockAccess {
 class SimBlockAccessFactory final : public device::BlockAccessFactory {
  public:
   explicit SimBlockAccessFactory(std::shared_ptr<DriveSession> s) : s_(std::move(s)) {}
-  core::Result<std::unique_ptr<device::BlockAccess>> open(const std::string&, bool writable) override {
-    if (writable && !s_->writable())
-      return core::bad_input("simulated drive " + s_->target().text() + ": opened read-only");
+  /// `fd` is the held descriptor the guard gave: the state file's as it was locked (a new
+  /// snapshot replaces the file and its descriptor, locked in turn). The drive must still
+  /// hold its lock.
+  core::Result<std::unique_ptr<device::BlockAccess>> open(int fd, const std::string&) override {
+    if (fd < 0 || !s_->writable())
+      return core::Error(core::ErrorKind::Refused, "refused: block access to the simulated drive " +
+                                                       s_->target().text() +
+                                                       " without its locked state file; nothing was written");
     return std::unique_ptr<device::BlockAccess>(new SimBlockAccess(s_));
   }
 
@@ -95,6 +102,32 @@ core::Result<SimDevice> open_sim_device(const SimTarget& target, bool writable) 
                        "process); nothing was written");
   };
   return d;
+}
+
+std::unique_ptr<device::TargetDevice> make_sim_target(const std::string& path, SimDevice& dev) {
+  device::ResolvedTarget resolved;
+  resolved.kind = model::TargetKind::NvmeNamespace;
+  resolved.path = path;
+  resolved.io_path = path;
+  resolved.admin_path = path;
+  resolved.block_name = "ptsuite-sim";  // no such node in /sys/class/block: no WWID
+  resolved.nsid = 1;
+  device::NvmeTargetDeps deps;
+  deps.block_access = dev.block_access;
+  deps.clock = dev.clock;
+  std::shared_ptr<core::Clock> clock = dev.clock;
+  deps.sleep = [clock](uint64_t ns) { (void)clock->idle_ns(ns); };  // polling waits pass in virtual time
+  deps.guard = [g = dev.guard](const std::string&) { return g(); };
+  deps.subsystem = [](const std::string& block) -> core::Result<device::NvmeSubsystem> {
+    device::NvmeSubsystem sub;
+    sub.name = "ptsuite-sim-subsys";
+    sub.controllers = {"ptsuite-sim-ctrl"};
+    sub.namespaces = {device::NamespaceNode{block, 1, {"ptsuite-sim-ctrl"}}};
+    return sub;
+  };
+  auto target = device::make_nvme_target(resolved, std::move(dev.transport), std::move(deps));
+  if (dev.session->state_fd() >= 0) target->use_held_descriptor(dev.session->state_fd(), false);
+  return target;
 }
 
 model::SimulatedDriveInfo describe_for_record(const DriveSession& s) {

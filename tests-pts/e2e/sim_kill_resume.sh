@@ -21,7 +21,7 @@ done
 kill -9 "$BG_PID"; wait "$BG_PID" 2>/dev/null || true; BG_PID=""
 cells=$(grep -c '"event":"cell"' "$WORK/killed/journal.jsonl")
 [ "$cells" -ge 70 ] || fail "the run was killed too early ($cells cells)"
-"$PTSUITE" resume "$WORK/killed" --quiet >"$WORK/resume.out" 2>&1 || { cat "$WORK/resume.out"; fail "resume"; }
+"$PTSUITE" resume "$WORK/killed" --confirm "$serial" --quiet >"$WORK/resume.out" 2>&1 || { cat "$WORK/resume.out"; fail "resume"; }
 python3 "$HERE/check_run.py" "$PTSUITE" "$WORK/killed" --resumed || fail "audit after kill -9 + resume"
 python3 - "$WORK/whole/run.json" "$WORK/killed/run.json" "$cells" <<'PY' || fail "resumed record differs from the uninterrupted one"
 import json, sys

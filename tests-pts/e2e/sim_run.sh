@@ -57,7 +57,7 @@ assert b["device"]["health"]["data_units_written"] > a["device"]["health"]["data
 assert b["device"]["health"]["power_on_hours"] >= a["device"]["health"]["power_on_hours"]
 PY
 # spec on the simulated drive: virtual seconds, flash counters.
-"$PTSUITE" spec "$T" --rw randwrite --bs 4k --threads 4 --oio 32 --seconds 30 | tee "$WORK/spec.out" | grep -q "VIRTUAL" ||
+"$PTSUITE" spec "$T" --confirm "$serial" --rw randwrite --bs 4k --threads 4 --oio 32 --seconds 30 | tee "$WORK/spec.out" | grep -q "VIRTUAL" ||
   fail "spec should say its time is virtual"
 grep -q "write amplification" "$WORK/spec.out" || fail "spec should show the write amplification"
 echo "simulated IOPS run: ok"

@@ -66,6 +66,30 @@ TEST(Codec, RoundTripKeepsEveryValue) {
   EXPECT_FALSE(back->device.health.media_errors.has_value());
 }
 
+TEST(Codec, ConfirmedIdentityAndConsentRoundTrip) {
+  auto r = sample_record();
+  r.device.wwid = "eui.0011223344556677";
+  r.device.eui64 = "0011223344556677";
+  r.device.serial_made_up = true;
+  r.device.subsystem_namespaces = 2;
+  r.device.subsystem_controllers = 1;
+  r.consent = {"backing-file", "/var/tmp/x.img", "O_RDWR|O_EXCL|O_DIRECT descriptor on /dev/loop3 (7:3)"};
+  auto back = results::parse_run_json(results::run_record_to_json_text(r), "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->device.wwid, "eui.0011223344556677");
+  EXPECT_EQ(back->device.eui64, "0011223344556677");
+  EXPECT_TRUE(back->device.serial_made_up);
+  EXPECT_EQ(back->device.subsystem_namespaces, 2u);
+  EXPECT_EQ(back->consent.method, "backing-file");
+  EXPECT_EQ(back->consent.value, "/var/tmp/x.img");
+  EXPECT_EQ(back->consent.exclusivity, r.consent.exclusivity);
+  // a record from before these fields loads with them empty
+  auto old = results::parse_run_json(R"({"schema_version":3,"device":{"serial":"S"}})", "mem");
+  ASSERT_TRUE(old.ok()) << old.error().message();
+  EXPECT_EQ(old->consent.method, "");
+  EXPECT_EQ(old->device.wwid, "");
+}
+
 TEST(Codec, EnumsAreReadableStrings) {
   nlohmann::json j = sample_record();
   EXPECT_EQ(j["write_cache"], "disabled");
@@ -82,6 +106,22 @@ TEST(Codec, MissingKeysTakeDefaults) {
   EXPECT_EQ(r->state, model::RunState::Running);
 }
 
+// Found by unit-tests/fuzz/fuzz_run_json: an out-of-range number in an integer field was
+// wrapped (-5 -> 4294967291) or, as a float, undefined behaviour.
+TEST(Codec, IntegersOutOfRangeOrFractionalAreMalformed) {
+  for (const char* bad : {"-5", "1e20", "2.5", "4294967296", "\"7\"", "true"}) {
+    const std::string text = std::string(R"({"schema_version":1,"plan":{"max_rounds":)") + bad + "}}";
+    auto r = results::parse_run_json(text, "mem");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput) << bad;
+    EXPECT_NE(r.error().message().find("malformed run record"), std::string::npos) << r.error().message();
+  }
+  auto whole = results::parse_run_json(R"({"schema_version":1,"started_wall_ns":18446744073709551615,"plan":{"max_rounds":30.0}})", "mem");
+  ASSERT_TRUE(whole.ok()) << whole.error().message();
+  EXPECT_EQ(whole->plan.max_rounds, 30u);
+  EXPECT_EQ(whole->started_wall_ns, UINT64_MAX);
+}
+
 TEST(RunStore, RejectsNewerSchemaAndGarbage) {
   auto newer = results::parse_run_json(R"({"schema_version":999})", "x/run.json");
   ASSERT_FALSE(newer.ok());
@@ -92,6 +132,10 @@ TEST(RunStore, RejectsNewerSchemaAndGarbage) {
   EXPECT_NE(garbage.error().message().find("x/run.json"), std::string::npos);
   auto not_record = results::parse_run_json("[1,2]", "x/run.json");
   EXPECT_FALSE(not_record.ok());
+  // Found by unit-tests/fuzz/fuzz_run_json: 1e999 threw out_of_range past the catch.
+  auto overflow = results::parse_run_json(R"({"schema_version":1,"seconds":1e999})", "x/run.json");
+  ASSERT_FALSE(overflow.ok());
+  EXPECT_NE(overflow.error().message().find("x/run.json: not valid JSON"), std::string::npos);
 }
 
 TEST(RunStore, SaveThenLoadAndMissingDirectory) {

@@ -26,18 +26,7 @@ struct Fixture {
     auto d = open_sim_device(*t, true);
     EXPECT_TRUE(d.ok());
     dev = std::move(d.value());
-    device::ResolvedTarget r;
-    r.kind = model::TargetKind::NvmeNamespace;
-    r.path = r.io_path = r.admin_path = t->text();
-    r.nsid = 1;
-    device::NvmeTargetDeps deps;
-    deps.block_access = dev.block_access;
-    deps.clock = dev.clock;
-    auto clock = dev.clock;
-    deps.sleep = [clock](uint64_t ns) { clock->idle_ns(ns); };
-    deps.guard = [g = dev.guard](const std::string&) { return g(); };
-    deps.block_exists = [](const std::string&) { return false; };
-    target = device::make_nvme_target(r, make_sim_controller(dev.session), std::move(deps));
+    target = make_sim_target(t->text(), dev);
   }
 };
 
@@ -122,7 +111,8 @@ TEST(SimController, SmartCountsHostDataAndUnknownCommandsFail) {
 
 TEST(SimController, BlockAccessKeepsBytesUntilOverwrittenOrPurged) {
   Fixture f;
-  auto io = f.dev.block_access->open("", true);
+  auto io = f.dev.block_access->open(f.dev.session->state_fd(), "sim");
+  EXPECT_FALSE(f.dev.block_access->open(-1, "sim").ok()) << "only the locked state file's descriptor";
   ASSERT_TRUE(io.ok());
   std::vector<uint8_t> data(1024, 0xA5), back(1024), zero(1024, 0);
   ASSERT_TRUE((*io)->read_at(4096, back).ok());

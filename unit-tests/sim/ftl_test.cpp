@@ -21,6 +21,16 @@ double closed_form_wa(double rho) {
   return 1 / (1 - u);
 }
 
+TEST(SimGeometry, FastDivisionIsExactForEveryDivisorIncludingOne) {
+  for (uint32_t d : {1u, 2u, 3u, 7u, 48u, 768u, 1536u, 65536u, 1000003u, 0x7FFFFFFFu, 0xFFFFFFFFu}) {
+    const FastDiv32 f(d);
+    for (uint32_t n : {0u, 1u, 2u, d - 1, d, d + 1, 2 * d - 1, 12345678u, 0x7FFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFFu}) {
+      EXPECT_EQ(f.div(n), n / d) << n << " / " << d;
+      EXPECT_EQ(f.mod(n), n % d) << n << " % " << d;
+    }
+  }
+}
+
 TEST(SimFtl, ClosedFormValuesFromTheIssue) {
   EXPECT_NEAR(closed_form_wa(0.07), 7.8, 0.05);
   EXPECT_NEAR(closed_form_wa(0.28), 2.48, 0.01);
