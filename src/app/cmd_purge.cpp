@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "app/json_out.h"
 #include "app/guarded_target.h"
+#include "app/target_open.h"
 #include "device/purge_policy.h"
 #include "device/target_device.h"
 #include "results/codec.h"
@@ -107,18 +108,20 @@ int cmd_purge(const Args& args) {
 
   // The guard first (argument check -> guard -> anything that touches the device): an in-use
   // target is exit 3 with its reason whatever --purge says. The one guard entry point:
-  // examination, exclusive descriptor, signatures, consent.
-  auto held = device::acquire_target(positional[0], writing_options(confirm, force_signatures));
-  if (!held.ok()) return fail(held.error());
-  const model::DeviceIdentity* id = &(*held)->identity();
-  device::TargetDevice* dev = &(*held)->device();
+  // examination, exclusive descriptor, signatures, consent (a sim: target is held by an
+  // exclusive lock on its state file: app/target_open.h).
+  auto writable = acquire_writable(positional[0], writing_options(confirm, force_signatures));
+  if (!writable.ok()) return fail(writable.error());
+  auto& held = writable->held;
+  const model::DeviceIdentity* id = &held->identity();
+  device::TargetDevice* dev = &held->device();
   // A --purge this target cannot do is bad input (exit 2), found before anything is written.
   // (No method at all is a device failure, exit 4, reported by the purge itself.)
   if (auto choice = device::choose_purge_method(*id, method);
       !choice.ok() && choice.error().kind == core::ErrorKind::BadInput)
     return fail(choice.error());
-  if (!json) std::fprintf(stderr, "ptsuite purge: %s\n", consent_line(**held).c_str());
-  for (const auto& [code, text] : (*held)->deviations()) std::fprintf(stderr, "ptsuite purge: deviation [%s] %s\n", code.c_str(), text.c_str());
+  if (!json) std::fprintf(stderr, "ptsuite purge: %s\n", consent_line(*held).c_str());
+  for (const auto& [code, text] : held->deviations()) std::fprintf(stderr, "ptsuite purge: deviation [%s] %s\n", code.c_str(), text.c_str());
 
   model::PurgeRecord record;
   device::PurgeRequest req;
@@ -137,16 +140,17 @@ int cmd_purge(const Args& args) {
     nlohmann::json j = record;
     j["target"] = id->path;
     j["serial"] = id->serial;
-    j["consent"] = (*held)->consent();
+    j["consent"] = held->consent();
     j["deviations"] = nlohmann::json::array();
-    for (const auto& [code, text] : (*held)->deviations()) j["deviations"].push_back({{"code", code}, {"text", text}});
+    for (const auto& [code, text] : held->deviations()) j["deviations"].push_back({{"code", code}, {"text", text}});
     j["method_name"] = model::purge_method_name(record.method);
     std::printf("%s\n", json_text(j).c_str());
   } else if (sent) {
     print_record(*id, record);
   }
+  const bool saved = close_target(*writable, "purge");
   if (!done.ok()) return fail(done.error());
-  return 0;
+  return saved ? 0 : core::exit_code(core::ErrorKind::Internal);
 }
 
 }  // namespace pts::app
