@@ -45,7 +45,7 @@ for i in "${!plan[@]}"; do
   kill -9 "$BG_PID" 2>/dev/null || true; wait "$BG_PID" 2>/dev/null || true; BG_PID=""
   where="$(events "$dir" '"event":"cell"') cells, $(events "$dir" '"event":"finish"') finish"
   valid_json_or_absent "$dir" || fail "kill $i ($phase, $where): run.json is not valid JSON"
-  rc=0; "$PTSUITE" resume "$dir" "${CONFIRM_ARGS[@]}" --quiet >"$dir.resume" 2>&1 || rc=$?
+  rc=0; "$PTSUITE" resume "$dir" "${CONFIRM_ARGS[@]}" --quiet >"$dir.resume" 2>&1 || rc=$?  # resume asks again
   if [ "$rc" = 0 ]; then
     args=(); grep -q '"state":"Resume"' "$dir/journal.jsonl" && args=(--resumed)
     python3 "$HERE/check_run.py" "$dir" "${args[@]}" >"$dir.check" ||
@@ -74,7 +74,7 @@ cleanup_faults() { [ -n "$FLOOP" ] && losetup -d "$FLOOP" 2>/dev/null; umount "$
 trap 'cleanup_faults; cleanup' EXIT
 truncate -s 32M "$MNT/backing.img"                # sparse: every block written needs tmpfs space
 FLOOP=$(losetup -f --show --direct-io=on "$MNT/backing.img")
-fserial=$(confirm_of "$FLOOP")   # a loop device is confirmed with its backing file
+fserial=$(confirm_of "$FLOOP")  # a loop device: its backing file, never the made-up LOOP- serial
 fill() { dd if=/dev/zero of="$MNT/filler" bs=1M status=none 2>/dev/null || true; }  # until ENOSPC
 FRUN=(latency "$FLOOP" --confirm "$fserial" --cell-seconds 0.02 --max-rounds 5 --quiet)
 
