@@ -51,6 +51,7 @@ class Drive final : public FlashSink {
 
   /// Virtual time: nanoseconds since the drive was made (its power-on time).
   uint64_t now() const { return now_; }
+
   /// Host time moves forward (end of a cell); never backwards.
   void advance_to(uint64_t t) { if (t > now_) now_ = t; }
 

@@ -175,8 +175,20 @@ core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& 
       return core::bad_input("state file " + path + ": corrupted (the snapshot does not decode)");
     s->stats_.load_seconds = seconds_since(t0);
     const uint64_t t1 = core::monotonic_ns();
-    for (size_t i = 0; i < img->records.size(); ++i) {
+    size_t n = img->records.size();
+    // A trailing Run with no clean close after it: the host may not have recorded its result.
+    if (n > 0 && img->records[n - 1].type == RecordType::Run) {
+      const LogRecord& last = img->records[n - 1];
+      s->tentative_ = std::make_pair(std::vector<uint8_t>(last.payload, last.payload + last.bytes), last.file_offset);
+      --n;
+    }
+    s->wall_offset_ = img->header.wall_offset_ns;
+    for (size_t i = 0; i < n; ++i) {
       const LogRecord& rec = img->records[i];
+      if (rec.type == RecordType::Anchor && rec.bytes == 8) {
+        ByteReader a(rec.payload, rec.bytes);
+        s->wall_offset_ = std::max(s->wall_offset_, a.u64());
+      }
       if (!apply(*s->drive_, rec.type, rec.payload, rec.bytes))
         return core::bad_input("state file " + path + ": corrupted (log record " + std::to_string(i + 1) +
                                " does not replay)");
@@ -189,7 +201,17 @@ core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& 
       s->stats_.dropped_torn_tail = true;
     }
     s->file_ = std::move(file);
+    // A read-only view (info, plan) shows the drive with everything written to it.
+    if (!s->file_ && s->tentative_) {
+      if (!apply(*s->drive_, RecordType::Run, s->tentative_->first.data(), s->tentative_->first.size()))
+        return core::bad_input("state file " + path + ": corrupted (the last log record does not replay)");
+      s->tentative_.reset();
+    }
   }
+  // The virtual wall clock starts at real time now, unless an earlier process already stamped
+  // later times: then it goes on from there (wall = offset + virtual time, offset never falls).
+  const uint64_t real = core::wall_ns(), v = s->drive_->now();
+  s->wall_offset_ = std::max(s->wall_offset_, real > v ? real - v : 0);
   s->anchor_real_wall_ = core::wall_ns();
   s->anchor_virtual_ = s->drive_->now();
   return s;
@@ -201,7 +223,31 @@ DriveSession::~DriveSession() {
 
 core::Status DriveSession::begin_change(RecordType) {
   if (!file_) return core::ok_status();  // read-only: changes stay in memory
+  if (auto st = settle_tentative(false); !st.ok()) return st;
   return commit();
+}
+
+core::Status DriveSession::begin_run(const model::AccessSpec& spec) {
+  if (!file_) return core::ok_status();
+  if (tentative_ && spec.seed != 0) {
+    ByteWriter w;
+    encode_spec(spec, w);
+    const auto& t = tentative_->first;
+    // The record is the spec's encoding followed by the event it stopped at.
+    const bool same = t.size() == w.size() + 8 && std::equal(w.bytes().begin(), w.bytes().end(), t.begin());
+    if (auto st = settle_tentative(same); !st.ok()) return st;
+  }
+  return begin_change(RecordType::Run);
+}
+
+core::Status DriveSession::settle_tentative(bool drop) {
+  if (!tentative_) return core::ok_status();
+  auto t = std::move(*tentative_);
+  tentative_.reset();
+  if (drop) return file_->truncate_to(t.second);  // the cell runs again, from the drive before it
+  if (!apply(*drive_, RecordType::Run, t.first.data(), t.first.size()))
+    return core::bad_input("state file " + target_.state_path + ": corrupted (the last log record does not replay)");
+  return core::ok_status();
 }
 
 void DriveSession::set_pending(RecordType type, std::vector<uint8_t> payload, double cost) {
@@ -261,6 +307,12 @@ core::Status DriveSession::commit() {
   if (!file_) return core::ok_status();
   if (pending_) {
     const uint64_t t0 = core::monotonic_ns();
+    if (!appended_) {  // this process's clock anchor, before its first change
+      ByteWriter a;
+      a.u64(wall_offset_);
+      if (auto st = file_->append(RecordType::Anchor, a.bytes()); !st.ok()) return st;
+      appended_ = true;
+    }
     auto st = file_->append(pending_->first, pending_->second);
     if (!st.ok()) return st;
     ++stats_.checkpoints;
@@ -280,6 +332,7 @@ core::Status DriveSession::commit() {
 
 core::Status DriveSession::snapshot() {
   const uint64_t t0 = core::monotonic_ns();
+  header_.wall_offset_ns = wall_offset_;
   auto st = file_->rewrite(header_, &snapshot_fn, drive_.get());
   if (!st.ok()) return st;
   const double dt = seconds_since(t0);
@@ -294,7 +347,11 @@ core::Status DriveSession::snapshot() {
 
 core::Status DriveSession::close() {
   closed_ = true;
-  return commit();
+  if (tentative_) return core::ok_status();  // nothing changed since opening: nothing to write
+  if (auto st = commit(); !st.ok()) return st;
+  // A clean end: the last Run is final. A process that changed nothing leaves the file as it was.
+  if (file_ && appended_) return file_->append(RecordType::Closed, {});
+  return core::ok_status();
 }
 
 bool DriveSession::apply(Drive& drive, RecordType type, const uint8_t* payload, size_t bytes) {
@@ -307,6 +364,14 @@ bool DriveSession::apply(Drive& drive, RecordType type, const uint8_t* payload, 
       if (r.failed() || !r.done()) return false;
       return run_workload(drive, spec, nullptr, {}, stop, nullptr).ok();
     }
+    case RecordType::Anchor: {
+      const uint64_t offset = r.u64();
+      if (r.failed()) return false;
+      (void)offset;  // read at open (the anchors in the log), nothing in the drive
+      return true;
+    }
+    case RecordType::Closed:
+      return true;
     case RecordType::Idle: {
       const uint64_t ns = r.u64();
       if (r.failed()) return false;

@@ -60,10 +60,21 @@ class DriveSession {
   /// Real wall time when this process attached: the anchor of the drive's virtual wall clock.
   uint64_t anchor_real_wall_ns() const { return anchor_real_wall_; }
   uint64_t anchor_virtual_ns() const { return anchor_virtual_; }
+  /// The drive's virtual wall clock (monotonic across processes: RecordType::Anchor).
+  uint64_t wall_ns() const { return wall_offset_ + drive_->now(); }
 
   /// Before a state-changing command of kind `next`: commits the pending record (and maybe
   /// writes a snapshot). A read-only session changes its drive in memory only.
   core::Status begin_change(RecordType next);
+  /// Before a cell: like begin_change(Run), and settles a tentative last Run left by a writer
+  /// that did not end cleanly (kill -9): when `spec` is that very cell (same spec and seed,
+  /// the seed not 0) the host never recorded its result and runs it again, so the record is
+  /// dropped and the drive stays as before it; otherwise it is applied. Deterministic replay
+  /// makes either side of the kill give the same drive.
+  core::Status begin_run(const model::AccessSpec& spec);
+  /// Makes the pending record durable now (a cell's, before its result is handed back, so the
+  /// drive is never behind the host's journal).
+  core::Status commit_now() { return commit(); }
   // After the command: its record becomes pending.
   void ran(const model::AccessSpec& spec, uint64_t stopped_at_event, double cpu_seconds);
   void idled(uint64_t ns);
@@ -84,6 +95,7 @@ class DriveSession {
  private:
   DriveSession() = default;
   core::Status commit();
+  core::Status settle_tentative(bool drop);
   core::Status snapshot();
   double estimated_snapshot_seconds() const;
   void set_pending(RecordType type, std::vector<uint8_t> payload, double cost_seconds);
@@ -95,6 +107,10 @@ class DriveSession {
   bool created_ = false;
   bool exists_ = true;
   bool closed_ = false;
+  bool appended_ = false;
+  uint64_t wall_offset_ = 0;          ///< virtual wall clock = this + drive time             ///< this process wrote to the log (close() then marks it Closed)
+  /// A trailing Run after which the last writer did not close cleanly: held back, not applied.
+  std::optional<std::pair<std::vector<uint8_t>, uint64_t>> tentative_;  ///< payload, file offset
   std::optional<std::pair<RecordType, std::vector<uint8_t>>> pending_;
   double pending_cost_ = 0;
   double backlog_seconds_ = 0;        ///< replay time of the log since the snapshot

@@ -16,7 +16,7 @@ class SimClock final : public core::Clock {
  public:
   explicit SimClock(std::shared_ptr<DriveSession> s) : s_(std::move(s)) {}
   uint64_t monotonic_ns() override { return s_->drive().now(); }
-  uint64_t wall_ns() override { return s_->anchor_real_wall_ns() + (s_->drive().now() - s_->anchor_virtual_ns()); }
+  uint64_t wall_ns() override { return s_->wall_ns(); }
   bool idle_ns(uint64_t ns, const std::atomic<bool>* abort) override {
     if (abort && abort->load()) return false;
     if (ns == 0) return true;

@@ -46,7 +46,7 @@ class SimEngine final : public engine::IoEngine {
     const engine::IoTarget target{"sim", drive.capacity_bytes(), drive.geometry().lba_bytes};
     if (auto p = engine::plan_workers(spec, target); !p.ok()) return p.error();
     if (auto c = check_spec(spec, target); !c.ok()) return c.error();
-    if (auto st = session_->begin_change(RecordType::Run); !st.ok()) return st.error();
+    if (auto st = session_->begin_run(spec); !st.ok()) return st.error();
 
     const DriveCounters before = drive.counters();
     const uint64_t wall_virtual = clock_->wall_ns();
@@ -59,6 +59,9 @@ class SimEngine final : public engine::IoEngine {
     if (!out.ok()) return out.error();
     const double cpu_s = (cpu1.user_seconds - cpu0.user_seconds) + (cpu1.system_seconds - cpu0.system_seconds);
     session_->ran(spec, out->stopped_at_event, real_s);
+    // Durable before the host sees the result: the drive is never behind the host's journal
+    // (and a trailing Run the host never recorded is recognised on the next cell: begin_run).
+    if (auto st = session_->commit_now(); !st.ok()) return st.error();
 
     std::vector<const engine::WorkerStats*> ptrs;
     for (const auto& s : stats) ptrs.push_back(&s);

@@ -59,6 +59,7 @@ void encode_header(const StateHeader& h, ByteWriter& w) {
   w.str(h.serial);
   w.u64(h.salt);
   w.u64(h.created_wall_ns);
+  w.u64(h.wall_offset_ns);
 }
 
 bool decode_header(ByteReader& r, StateHeader& h) {
@@ -73,6 +74,7 @@ bool decode_header(ByteReader& r, StateHeader& h) {
   h.serial = r.str();
   h.salt = r.u64();
   h.created_wall_ns = r.u64();
+  h.wall_offset_ns = r.u64();
   return !r.failed() && r.done();
 }
 
@@ -190,8 +192,8 @@ core::Result<StateImage> read_state_file(const std::string& path, int fd_in) {
       }
       return bad(path, "corrupted (log record at byte " + std::to_string(start) + " fails its checksum)");
     }
-    if (type < 1 || type > 6) return bad(path, "corrupted (unknown log record type " + std::to_string(type) + ")");
-    img.records.push_back({static_cast<RecordType>(type), payload, len});
+    if (type < 1 || type > 8) return bad(path, "corrupted (unknown log record type " + std::to_string(type) + ")");
+    img.records.push_back({static_cast<RecordType>(type), payload, len, start});
     img.good_end = img.map_bytes_ - r.left();
   }
   return img;

@@ -25,7 +25,13 @@ namespace pts::sim {
 inline constexpr uint32_t kStateFormatVersion = 2;  ///< 2: AR segments and stream starts in Run records
 
 enum class RecordType : uint32_t {
-  Run = 1, Idle = 2, Format = 3, Sanitize = 4, SetWriteCache = 5, BlockWrite = 6
+  Run = 1, Idle = 2, Format = 3, Sanitize = 4, SetWriteCache = 5, BlockWrite = 6,
+  /// The virtual wall clock's offset a process attached with (wall = offset + virtual time;
+  /// never decreases, so timestamps stay monotonic across processes).
+  Anchor = 7,
+  /// The writer ended cleanly: its last Run is final (without it, a trailing Run may be a cell
+  /// whose result the host never recorded: see DriveSession::begin_run).
+  Closed = 8
 };
 
 struct StateHeader {
@@ -34,12 +40,16 @@ struct StateHeader {
   std::string serial;
   uint64_t salt = 0;      ///< seeds the drive's generated data and its serial
   uint64_t created_wall_ns = 0;
+  /// The virtual wall clock's offset as of the snapshot (RecordType::Anchor); not part of
+  /// the drive's state, so drives compare equal whatever real time they ran at.
+  uint64_t wall_offset_ns = 0;
 };
 
 struct LogRecord {
   RecordType type;
   const uint8_t* payload;
   size_t bytes;
+  uint64_t file_offset = 0;  ///< where the record starts in the file
 };
 
 /// A state file read into memory (mapped, not copied).

@@ -25,6 +25,12 @@ for cmd in info "run iops" "spec"; do
   expect 2 "profile 'tiny'" "$PTSUITE" $cmd "sim:demo@$S"
   expect 2 "differs from the target" "$PTSUITE" $cmd "sim:tiny,op=28%@$S"
 done
+# Bad run input found after the drive is held (the plan needs its identity): exit 2, untouched.
+serial=$(serial_of "sim:tiny@$S")
+expect 2 "I/Os in flight" "$PTSUITE" run iops "sim:tiny@$S" --confirm "$serial" --threads 2 --oio 40000
+expect 2 "no-such-test" "$PTSUITE" run no-such-test "sim:tiny@$S" --confirm "$serial"
+expect 2 "bogus" "$PTSUITE" purge "sim:tiny@$S" --confirm "$serial" --purge bogus
+expect 2 "longer than the" "$PTSUITE" spec "sim:tiny@$S" --confirm "$serial" --rw randwrite --seconds 1000000
 cp "$S" "$WORK/keep"
 printf '\x09' | dd of="$S" bs=1 seek=16 conv=notrunc status=none   # format version 9
 good=$(sum "$S")

@@ -95,21 +95,47 @@ TEST(SimStateFile, SameSeedSameStateSameResultsBitForBit) {
   EXPECT_EQ(r[0].simulated->nand_pages_written, r[1].simulated->nand_pages_written);
 }
 
-TEST(SimStateFile, ALostCommandLeavesTheDriveAsBeforeIt) {
+TEST(SimStateFile, ACellTheHostNeverRecordedIsRunAgainFromTheDriveBeforeIt) {
+  // A cell is durable before its result is handed back. After kill -9 the writer never closed:
+  // its last Run is tentative. Run again (same spec, same seed: the host never recorded it),
+  // it is dropped and re-run; followed by anything else (the host did record it), it stands.
   simtest::TempDir dir;
   const auto t = tiny_target(dir.file("d.simdrive"));
-  std::vector<uint8_t> before;
+  const auto first = spec(0, 4096, 2, 16, 3), second = spec(0, 4096, 2, 16, 3, 99), third = spec(30, 8192, 1, 8, 2, 5);
+  std::vector<uint8_t> after_second, after_third;
+  model::CellResult second_result;
   {
     auto dev = open_sim_device(t, true);
-    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 3)).ok());
-    before = drive_bytes(dev->session->drive());
-    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 3, 99)).ok());  // committed only by the next command
-    // Simulate kill -9: the process dies without close(); the pending record is lost.
-    std::filesystem::copy_file(t.state_path, dir.file("killed.simdrive"));
+    ASSERT_TRUE(run_cell(*dev, first).ok());
+    auto r = run_cell(*dev, second);
+    ASSERT_TRUE(r.ok());
+    second_result = *r;
+    after_second = drive_bytes(dev->session->drive());
+    std::filesystem::copy_file(t.state_path, dir.file("killed.simdrive"));  // kill -9: no close()
+    ASSERT_TRUE(run_cell(*dev, third).ok());
+    after_third = drive_bytes(dev->session->drive());
   }
-  auto again = open_sim_device(tiny_target(dir.file("killed.simdrive")), false);
-  ASSERT_TRUE(again.ok()) << again.error().message();
-  EXPECT_EQ(drive_bytes(again->session->drive()), before);
+  std::filesystem::copy_file(dir.file("killed.simdrive"), dir.file("killed2.simdrive"));
+  {  // a read-only view shows everything written
+    auto view = open_sim_device(tiny_target(dir.file("killed.simdrive")), false);
+    ASSERT_TRUE(view.ok()) << view.error().message();
+    EXPECT_EQ(drive_bytes(view->session->drive()), after_second);
+  }
+  {  // the host re-runs the cell it never recorded: same result, same drive
+    auto dev = open_sim_device(tiny_target(dir.file("killed.simdrive")), true);
+    ASSERT_TRUE(dev.ok());
+    auto r = run_cell(*dev, second);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->write_ios, second_result.write_ios);
+    EXPECT_EQ(r->latency.mean_ns, second_result.latency.mean_ns);
+    EXPECT_EQ(drive_bytes(dev->session->drive()), after_second);
+  }
+  {  // the host recorded it and goes on with the next cell
+    auto dev = open_sim_device(tiny_target(dir.file("killed2.simdrive")), true);
+    ASSERT_TRUE(dev.ok());
+    ASSERT_TRUE(run_cell(*dev, third).ok());
+    EXPECT_EQ(drive_bytes(dev->session->drive()), after_third);
+  }
 }
 
 TEST(SimStateFile, TornLastRecordIsDroppedAnythingElseIsRefusedUntouched) {

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""bench/sim_bench.py — the simulated drive's benches, through `ptsuite spec --json` only
+(the same path a user takes), each printing a table of measured figures beside the target.
+
+usage: sim_bench.py PTSUITE wa [--capacity 16GiB]     WA vs the closed form (greedy, 4 KiB random)
+       sim_bench.py PTSUITE calibration [--fills N]   dc-tlc-2t vs the published figures
+       sim_bench.py PTSUITE speed [--fills 4]         4 drive fills of 4 KiB random writes on
+                                                       dc-tlc-2t: wall time and memory (/usr/bin/time)
+State files go to a private directory under /var/tmp (removed at the end). Exit 1 when a
+figure misses its target (the tables say by how much).
+"""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+PTSUITE = None
+WORK = None
+
+
+def closed_form_wa(rho):
+    """WA = 1/(1-u), u = exp(-(1+rho)(1-u)): greedy GC, uniform random writes, many blocks."""
+    u = 0.5
+    for _ in range(100000):
+        u = math.exp(-(1 + rho) * (1 - u))
+    return 1 / (1 - u)
+
+
+def spec(target, *args, timed=False):
+    """One `ptsuite spec --json`; with timed, also /usr/bin/time's wall seconds and max RSS."""
+    cmd = [PTSUITE, "spec", target, "--json", *args]
+    if timed:
+        cmd = ["/usr/bin/time", "-f", "TIME %e %M", *cmd]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"spec {target} {' '.join(args)} failed ({p.returncode}): {p.stderr.strip()}")
+    out = json.loads(p.stdout)
+    if timed:
+        line = [l for l in p.stderr.splitlines() if l.startswith("TIME ")][-1].split()
+        out["_wall_s"], out["_rss_kib"] = float(line[1]), int(line[2])
+    return out
+
+
+def serial_of(target):
+    p = subprocess.run([PTSUITE, "info", target, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(p.stdout)["serial"]
+
+
+def within(got, want, tol):
+    return abs(got - want) <= tol * want
+
+
+def bench_wa(args):
+    cap = args[args.index("--capacity") + 1] if "--capacity" in args else "16GiB"
+    print(f"WA of uniform random 4 KiB writes, greedy GC, sim:tiny,capacity={cap} (768 pages per block),")
+    print("after 6 drive fills from FOB (at rho 0.07 the WA still rises after 4), measured over the next 2")
+    print("(NAND page writes / host page writes)")
+    print(f"{'rho':>6} {'closed form':>12} {'simulated':>10} {'error':>8} {'target':>8}  verdict")
+    ok = True
+    for rho, tol in ((0.07, 0.10), (0.28, 0.05), (0.5, 0.05)):
+        t = f"sim:tiny,capacity={cap},op={rho}@{WORK}/wa-{rho}.simdrive"
+        spec(t, "--rw", "randwrite", "--bs", "4k", "--threads", "4", "--oio", "32", "--seed", "1",
+             "--bytes", str(6 * parse_size(cap)))
+        r = spec(t, "--confirm", serial_of(t), "--rw", "randwrite", "--bs", "4k", "--threads", "4", "--oio", "32",
+                 "--seed", "2", "--bytes", str(2 * parse_size(cap)))
+        wa = r["simulated"]["write_amplification"]
+        cf = closed_form_wa(rho)
+        good = within(wa, cf, tol)
+        ok = ok and good
+        print(f"{rho:>6} {cf:>12.3f} {wa:>10.3f} {100 * (wa - cf) / cf:>+7.1f}% {'±%d%%' % (tol * 100):>8}  "
+              f"{'ok' if good else 'MISSED'}")
+    return ok
+
+
+def parse_size(text):
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    t = text.lower().replace("ib", "").replace("b", "")
+    return int(float(t[:-1]) * units[t[-1]]) if t[-1] in units else int(t)
+
+
+def bench_calibration(args):
+    fills = float(args[args.index("--fills") + 1]) if "--fills" in args else 2.0
+    t = f"sim:dc-tlc-2t@{WORK}/cal.simdrive"
+    cap = 2000398934016
+    print("dc-tlc-2t against the published figures of a 2 TB enterprise TLC NVMe drive (2018), 15 % target")
+    t0 = time.time()
+    spec(t, "--rw", "write", "--bs", "128k", "--threads", "1", "--oio", "32", "--bytes", str(cap))  # every LBA mapped
+    serial = serial_of(t)
+    c = ["--confirm", serial]
+    rows = []
+    r = spec(t, *c, "--rw", "randread", "--bs", "4k", "--threads", "1", "--oio", "1", "--seconds", "10", "--seed", "3")
+    rows.append(("4 KiB random read, QD 1: mean latency (ms)", 0.079, r["lat_us"]["mean"] / 1000))
+    r = spec(t, *c, "--rw", "randread", "--bs", "4k", "--threads", "16", "--oio", "16", "--seconds", "5", "--seed", "4")
+    rows.append(("4 KiB random read, 16 x QD 16: IOPS", 657240, r["iops"]))
+    rows.append(("4 KiB random read, 16 x QD 16: mean latency (ms)", 0.389, r["lat_us"]["mean"] / 1000))
+    r = spec(t, *c, "--rw", "randwrite", "--bs", "4k", "--threads", "1", "--oio", "1", "--seconds", "10", "--seed", "5")
+    rows.append(("4 KiB random write, QD 1: mean latency (ms)", 0.020, r["lat_us"]["mean"] / 1000))
+    rows.append(("4 KiB random write, QD 1: IOPS", 47586, r["iops"]))
+    # Steady state: random writes until `fills` drive capacities, then QD 16..256 (--fills 0:
+    # the latency figures only).
+    if fills > 0:
+        spec(t, *c, "--rw", "randwrite", "--bs", "4k", "--threads", "4", "--oio", "32", "--seed", "6",
+             "--bytes", str(int(fills * cap)))
+    for qd_total in ((16, 64, 256) if fills > 0 else ()):
+        r = spec(t, *c, "--rw", "randwrite", "--bs", "4k", "--threads", "4", "--oio", str(qd_total // 4),
+                 "--seconds", "30", "--seed", str(7 + qd_total))
+        rows.append((f"4 KiB random write, steady state, TC 4 x QD {qd_total // 4}: IOPS (87-89 k)", 88000, r["iops"]))
+    print(f"{'figure':<66} {'published':>10} {'simulated':>10} {'error':>8}  verdict")
+    ok = True
+    for name, want, got in rows:
+        good = within(got, want, 0.15)
+        ok = ok and good
+        print(f"{name:<66} {want:>10.4g} {got:>10.4g} {100 * (got - want) / want:>+7.1f}%  {'ok' if good else 'MISSED'}")
+    print(f"(steady state after {fills:g} drive fills of 4 KiB random writes; bench wall time {time.time() - t0:.0f} s)")
+    return ok
+
+
+def bench_speed(args):
+    fills = float(args[args.index("--fills") + 1]) if "--fills" in args else 4.0
+    t = f"sim:dc-tlc-2t@{WORK}/speed.simdrive"
+    cap = 2000398934016
+    r = spec(t, "--rw", "randwrite", "--bs", "4k", "--threads", "4", "--oio", "32", "--seed", "9",
+             "--bytes", str(int(fills * cap)), timed=True)
+    s = r["simulated"]
+    host = s["host_pages_written"]
+    print(f"{fills:g} drive fills of 4 KiB random writes on dc-tlc-2t (TC 4 x QD 32, from FOB):")
+    print(f"  wall {r['_wall_s']:.1f} s (target 120 s: {r['_wall_s'] / 120:.2f}x), max RSS "
+          f"{r['_rss_kib'] / 1048576:.2f} GiB (target 1 GiB or the profile's stated need, `ptsuite plan` prints it)")
+    print(f"  simulator CPU {s['sim_cpu_seconds']:.1f} s for {host} host pages and {s['gc_pages_copied']} GC copies "
+          f"(WA {s['write_amplification']:.2f}): {1e9 * s['sim_cpu_seconds'] / host:.0f} ns of CPU per host write; "
+          f"{r['seconds']:.0f} s virtual")
+    return r["_wall_s"] < 120
+
+
+def main():
+    global PTSUITE, WORK
+    if len(sys.argv) < 3 or sys.argv[2] not in ("wa", "calibration", "speed"):
+        sys.exit(__doc__)
+    PTSUITE = os.path.abspath(sys.argv[1])
+    WORK = tempfile.mkdtemp(prefix="ptsuite-sim-bench.", dir="/var/tmp")
+    try:
+        ok = {"wa": bench_wa, "calibration": bench_calibration, "speed": bench_speed}[sys.argv[2]](sys.argv[3:])
+    finally:
+        shutil.rmtree(WORK, ignore_errors=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
