@@ -43,8 +43,8 @@ def main():
                 problems.append(f"{name}: engine {engine_bytes} B, kernel {kernel_bytes} B ({d_bytes:.2%} apart)")
             if k["host_ios"] != k["read_ios"] + k["write_ios"] + k["read_merges"] + k["write_merges"]:
                 problems.append(f"{name}: kernel host_ios is not requests + merges")
-            if k["wall_seconds"] > 0:
-                inflight = k["weighted_ms"] / 1000.0 / k["wall_seconds"]
+            if k["wall_ns"] > 0:
+                inflight = k["weighted_ms"] * 1e6 / k["wall_ns"]
                 if abs(inflight - k["avg_in_flight"]) > 1e-6 * max(1.0, inflight):
                     problems.append(f"{name}: avg_in_flight {k['avg_in_flight']} is not weighted/wall {inflight}")
             if "io-count" in c.get("fidelity_flags", []):
