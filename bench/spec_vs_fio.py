@@ -4,7 +4,7 @@
 Sets up a loop device over a /dev/shm file (`losetup --direct-io=on`), fills it, then for each
 case runs ptsuite, fio-peer (io_uring with fio's default completion semantics plus --fixedbufs
 --registerfiles --nonvectored: the fair peer, issue #9) and default fio alternately (rotating
-which goes first), REPS times each, and prints the median of: IOPS, whole-process CPU per I/O
+which goes first; at TC x QD <= 4 also ptsuite with --poll-budget 0), REPS times each, and prints the median of: IOPS, whole-process CPU per I/O
 (user + system from getrusage of the child, i.e. what /usr/bin/time reports: fio's own usr/sys
 % count only its job thread), mean latency, and from the kernel's /proc/diskstats over the
 run: the average requests in flight while busy (delta weighted time / delta io_ticks, so
@@ -32,7 +32,6 @@ CASES = [
     ("4k randread TC4xQD32", "randread", "4k", 4, 32),
     ("4k randwrite QD32", "randwrite", "4k", 1, 32),
 ]
-TOOLS = ("ptsuite", "fio-peer", "fio")
 METRICS = ("iops", "cpu_us_per_io", "lat_us", "inflight", "dev_us")
 
 
@@ -66,10 +65,10 @@ def run_child(cmd):
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def run_ptsuite(ptsuite, target, rw, bs, threads, qd, seconds, confirm):
+def run_ptsuite(ptsuite, target, rw, bs, threads, qd, seconds, confirm, extra=()):
     # --confirm: what the guard takes for a loop device (its backing file); reads ignore it
     out, cpu = run_child([ptsuite, "spec", target, "--confirm", confirm, "--rw", rw, "--bs", bs, "--threads",
-                          str(threads), "--oio", str(qd), "--seconds", str(seconds), "--json"])
+                          str(threads), "--oio", str(qd), "--seconds", str(seconds), "--json", *extra])
     j = json.loads(out)
     ios = j["read_ios"] + j["write_ios"]
     return {"iops": j["iops"], "cpu_us_per_io": cpu / ios * 1e6, "lat_us": j["lat_us"]["mean"]}
@@ -118,31 +117,34 @@ def main():
               f"runs of {args.seconds:g} s per tool; load average {' '.join(load)} (of {os.cpu_count()} CPUs)")
         print("cpu = child user+sys / I/Os; inflight, dev us = /proc/diskstats (weighted time / io_ticks, ticks / I/Os)")
         chosen = [CASES[int(i) - 1] for i in args.cases.split(",")] if args.cases else CASES
-        header = (f"{'case':22} {'tool':8} {'IOPS':>8} {'(min..max)':>15} {'cpu us/IO':>9} {'lat us':>7}"
+        header = (f"{'case':22} {'tool':10} {'IOPS':>8} {'(min..max)':>15} {'cpu us/IO':>9} {'lat us':>7}"
                   f" {'inflight':>8} {'dev us':>6} | {'IOPS x':>6} {'cpu x':>6} {'lat x':>6} {'infl x':>6}")
         print(header)
         print("-" * len(header))
         for name, rw, bs, threads, qd in chosen:
-            runs = {t: [] for t in TOOLS}
             tools = {
                 "ptsuite": lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds, backing),
                 "fio-peer": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, peer=True),
                 "fio": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, peer=False),
             }
-            order = list(TOOLS)
+            if threads * qd <= 4:  # low depth: ptsuite polls by default; also show it sleeping
+                tools["pts-nopoll"] = lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds,
+                                                          backing, ("--poll-budget", "0"))
+            runs = {t: [] for t in tools}
+            order = list(tools)
             for rep in range(args.reps):  # alternate, rotating which tool goes first
-                for tool in order[rep % 3:] + order[:rep % 3]:
+                for tool in order[rep % len(order):] + order[:rep % len(order)]:
                     runs[tool].append(with_kernel(dev, tools[tool]))
             med = {tool: {k: statistics.median(r[k] for r in rs) for k in METRICS} for tool, rs in runs.items()}
             p = med["ptsuite"]
-            for tool in TOOLS:
+            for tool in order:
                 m = med[tool]
                 ratios = ""
-                if tool != "ptsuite":
+                if tool.startswith("fio"):
                     ratios = (f"{p['iops'] / m['iops']:6.2f} {p['cpu_us_per_io'] / m['cpu_us_per_io']:6.2f}"
                               f" {p['lat_us'] / m['lat_us']:6.2f} {p['inflight'] / m['inflight']:6.2f}")
                 spread = f"({min(r['iops'] for r in runs[tool]):.0f}..{max(r['iops'] for r in runs[tool]):.0f})"
-                print(f"{name:22} {tool:8} {m['iops']:8.0f} {spread:>15} {m['cpu_us_per_io']:9.2f} {m['lat_us']:7.1f}"
+                print(f"{name:22} {tool:10} {m['iops']:8.0f} {spread:>15} {m['cpu_us_per_io']:9.2f} {m['lat_us']:7.1f}"
                       f" {m['inflight']:8.2f} {m['dev_us']:6.1f} | {ratios}")
             sys.stdout.flush()
         load = open("/proc/loadavg").read().split()[:3]
