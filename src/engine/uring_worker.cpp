@@ -4,6 +4,7 @@
 
 #include <liburing.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -100,7 +101,12 @@ struct UringQueue {
     io_uring_cqe* cqe = nullptr;
     return io_uring_submit_and_wait_timeout(ring, &cqe, n, &ts, nullptr);
   }
-  void poll() { io_uring_get_events(ring); }
+  // One poll: run deferred completions; if none arrived, give this CPU to any runnable
+  // thread (on a busy host that may be the one completing our I/O) — a no-op when idle.
+  void poll() {
+    io_uring_get_events(ring);
+    if (io_uring_cq_ready(ring) == 0) sched_yield();
+  }
   unsigned ready() { return io_uring_cq_ready(ring); }
   unsigned reap(IoCompletion* out, unsigned max) {
     io_uring_cqe* cqes[64];

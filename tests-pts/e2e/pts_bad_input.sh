@@ -31,6 +31,7 @@ expect2 engine-ring "--oio 40000: the io_uring engine keeps at most 32768" iops 
 expect2 engine-buffers "registers at most 1.0 GiB per region" throughput "$T" --out "$WORK/f" --confirm "$serial" --oio 2048
 expect2 engine-cell "--cell-seconds 0.001: shorter than the 0.01 s" latency "$T" --out "$WORK/g" --confirm "$serial" --cell-seconds 0.001
 expect2 wipc-oio-zero "--wipc-oio: '0' is not a WIPC queue depth" iops "$T" --out "$WORK/c" --wipc-oio 0
+expect2 poll-budget-negative "--poll-budget: '-1' is not a poll budget" iops "$T" --out "$WORK/c" --poll-budget -1
 expect2 ar-segments-do-not-fit "iops.toml:63: active_range_segments 2048|do not fit the ActiveRange" \
   iops "$T" --out "$WORK/c" --class client --confirm "$serial"
 expect2 wipc-threads-zero "--wipc-threads: '0' is not a WIPC thread count" iops "$T" --out "$WORK/c" --wipc-threads 0

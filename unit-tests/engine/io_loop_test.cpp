@@ -154,7 +154,8 @@ WorkerPlan plan_for(uint32_t qd, uint32_t read_pct, uint64_t rate_iops, uint64_t
   return p;
 }
 
-void run(LoopRun& r, FakeDevice& dev, double seconds) {
+template <class Device>
+void run(LoopRun& r, Device& dev, double seconds) {
   const uint32_t qd = r.plan.queue_depth;
   r.reads.assign(size_t{qd} * r.plan.max_block_bytes, 0);
   r.writes.assign(size_t{qd} * r.plan.max_block_bytes, 0);
@@ -309,19 +310,7 @@ TEST(IoLoop, EveryWriteCarriesUniqueData) {
   cap.latency = dev.latency;
   cap.words = &words;
   cap.total = &total;
-  const uint32_t qd = r.plan.queue_depth;
-  r.reads.assign(size_t{qd} * r.plan.max_block_bytes, 0);
-  r.writes.assign(size_t{qd} * r.plan.max_block_bytes, 0);
-  r.slots.assign(qd, SlotState{});
-  r.free_slots.assign(qd, 0);
-  r.fresh.assign(qd, 0);
-  r.write_data.reset(r.plan.seed, 0, r.plan.max_block_bytes);
-  const LoopMemory mem{r.reads.data(), r.writes.data(), r.slots.data(), r.free_slots.data(), r.fresh.data(),
-                       &r.write_data};
-  static const std::atomic<bool> never{false};
-  const LoopWindow window{cap.clock, cap.clock + 12'000'000, &never};
-  std::atomic<uint64_t> done{0};
-  run_io_loop(r.plan, window, cap, mem, r.stats, done, RandomOffsets(r.plan), NoPacer{});
+  run(r, cap, 0.012);
   ASSERT_GT(r.stats.write_ios, 2000u);  // > 8 MiB: past the 4 MiB pool twice
   EXPECT_EQ(total, r.stats.write_ios * 512);
   EXPECT_EQ(words.size(), total) << "some 8-byte word repeats across writes";
