@@ -100,6 +100,7 @@ void AccessOptions::apply_to(model::AccessSpec& spec) const {
   if (threads) spec.threads = *threads;
   if (queue_depth) spec.queue_depth = *queue_depth;
   if (seconds) spec.seconds = *seconds;
+  if (bytes_limit) spec.bytes_limit = *bytes_limit;
   if (active_range_pct) spec.active_range_pct = *active_range_pct;
   if (!zones.empty()) spec.zones = zones;
   if (rate_iops) spec.rate_iops = *rate_iops;
@@ -152,6 +153,11 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
          const auto d = parse_double(v);
          if (!d || !(*d > 0) || *d > 366.0 * 86400) errors.push_back(complain(opt, v, "must be a number of seconds above 0"));
          else o.seconds = *d;
+       }},
+      {"--bytes", [&](const std::string& opt, const std::string& v) {
+         const auto bytes = core::parse_size_bytes(v);
+         if (!bytes || *bytes == 0) errors.push_back(complain(opt, v, "must be a size above 0 (e.g. 64g, 8t)"));
+         else o.bytes_limit = *bytes;
        }},
       {"--active-range", [&](const std::string& opt, const std::string& v) {
          const auto d = parse_double(v);
@@ -271,6 +277,7 @@ const char* access_options_help() {
          "  --threads TC        worker threads, each with its own io_uring (default 1)\n"
          "  --oio QD            outstanding I/Os per thread (default 1)\n"
          "  --seconds S         duration, fractional allowed (default 60)\n"
+         "  --bytes SIZE        stop after this many bytes instead (e.g. 4t: four fills of a 1 TiB drive)\n"
          "  --active-range PCT  ActiveRange: share of the target from LBA 0, (0, 100] (default 100)\n"
          "  --zones LIST        zoned random distribution, IO%/RANGE% per zone from the start of the\n"
          "                      ActiveRange, e.g. 50/5:30/15:20/80 (fio's zoned; each sum is 100)\n"

@@ -25,6 +25,7 @@ struct AccessOptions {
   std::optional<uint32_t> threads;                  ///< --threads
   std::optional<uint32_t> queue_depth;              ///< --oio
   std::optional<double> seconds;                    ///< --seconds
+  std::optional<uint64_t> bytes_limit;              ///< --bytes (stop after this many bytes)
   std::optional<double> active_range_pct;           ///< --active-range
   std::vector<model::AccessZone> zones;             ///< --zones (empty = not given)
   std::optional<uint64_t> rate_iops;                ///< --rate-iops

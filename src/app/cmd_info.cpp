@@ -10,6 +10,8 @@
 
 #include "app/commands.h"
 #include "app/json_out.h"
+#include "app/sim_info.h"
+#include "app/target_open.h"
 #include "core/units.h"
 #include "device/held_target.h"
 #include "device/purge_policy.h"
@@ -21,7 +23,7 @@ namespace pts::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: ptsuite info TARGET [--json]\n"
+    "usage: ptsuite info TARGET [--json] [--sources]\n"
     "Shows model, serial, firmware, capacity, LBA format, NVMe version, the capabilities that\n"
     "decide purge and write cache, the purge methods available, the write cache state and a\n"
     "health summary. TARGET: /dev/nvmeXnY, its controller /dev/nvmeX or generic node /dev/ngXnY,\n"
@@ -31,7 +33,10 @@ constexpr const char* kUsage =
     "regular file = FILE-<st_dev>:<inode> (a purge keeps the inode, so the serial stays).\n"
     "Those made-up serials identify nothing and never confirm a destructive command: \"Confirm\n"
     "with\" (JSON: confirm_with, confirm_accepts) names what --confirm takes instead (the WWID,\n"
-    "a /dev/disk/by-id/ name, a loop device's backing file, a file's own path).\n";
+    "a /dev/disk/by-id/ name, a loop device's backing file, a file's own path).\n"
+    "A simulated drive, sim:PROFILE[,name=value...][@STATE_FILE] (profiles: demo, dc-tlc-2t, tiny), shows its\n"
+    "parameters, geometry, memory, write amplification and free space too; --sources adds where each\n"
+    "parameter's value comes from. Its serial (SIM-...) is made with its state file and confirms it.\n";
 
 const char* kind_text(model::TargetKind k) {
   switch (k) {
@@ -111,13 +116,14 @@ void print_text(const model::DeviceIdentity& id, model::WriteCacheState cache,
 
 int cmd_info(const Args& args) {
   std::vector<std::string> errors, positional;
-  bool json = false;
+  bool json = false, sources = false;
   for (const auto& a : args) {
     if (a == "--help" || a == "-h") {
       std::printf("%s", kUsage);
       return 0;
     }
     if (a == "--json") json = true;
+    else if (a == "--sources") sources = true;
     else if (a.rfind("-", 0) == 0) errors.push_back("unknown option " + a);
     else positional.push_back(a);
   }
@@ -132,16 +138,17 @@ int cmd_info(const Args& args) {
     std::fprintf(stderr, "ptsuite info: %s\n", e.message().c_str());
     return core::exit_code(e.kind);
   };
-  auto dev = device::open_target(positional[0]);
-  if (!dev.ok()) return fail(dev.error());
-  auto id = (*dev)->identify();
+  auto opened = open_read_only(positional[0]);  // a simulated drive's state file is only read
+  if (!opened.ok()) return fail(opened.error());
+  auto& dev = opened->device;
+  auto id = dev->identify();
   if (!id.ok()) return fail(id.error());
-  auto cache = (*dev)->write_cache();
+  auto cache = dev->write_cache();
   if (!cache.ok()) return fail(cache.error());
   auto methods = device::supported_purge_methods(*id);
   auto choice = device::choose_purge_method(*id, std::nullopt);
   std::string auto_choice = choice.ok() ? model::purge_method_name(choice->method) : "none available";
-  auto rules = device::confirmation_rules_for(positional[0], *id);
+  auto rules = confirmation_rules(positional[0], *id);
   if (!rules.ok()) return fail(rules.error());
 
   if (json) {
@@ -152,9 +159,12 @@ int cmd_info(const Args& args) {
     j["purge_auto"] = auto_choice;
     j["confirm_with"] = device::preferred_confirmation(*rules);
     j["confirm_accepts"] = device::accepted_confirmations(*rules);
+    if (opened->sim) j["simulated_drive"] = sim_info_json(*opened->sim);
     std::printf("%s\n", json_text(j).c_str());
   } else {
     print_text(*id, *cache, methods, auto_choice, device::accepted_confirmations(*rules));
+    if (opened->sim)
+      for (const auto& line : sim_info_lines(*opened->sim, sources)) std::printf("%s\n", line.c_str());
   }
   return 0;
 }

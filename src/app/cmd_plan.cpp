@@ -11,6 +11,8 @@
 
 #include "app/commands.h"
 #include "app/json_out.h"
+#include "app/sim_info.h"
+#include "app/target_open.h"
 #include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
@@ -131,11 +133,13 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   for (const auto& d : r.deviations) std::printf("  - [%s] %s\n", d.code.c_str(), d.text.c_str());
 }
 
-void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal, double wipc_mbps) {
+void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal, double wipc_mbps,
+                const std::string& sim_line) {
   const auto dur = config::estimate_duration(r.plan, wipc_mbps);
   nlohmann::json out;
   out["plan"] = r.plan;
   out["deviations"] = r.deviations;
+  if (!sim_line.empty()) out["simulated_drive"] = sim_line;
   out["notes"] = r.notes;
   out["target"] = id;
   out["nominal_target"] = nominal;
@@ -218,22 +222,29 @@ int cmd_plan(const Args& args) {
 
   const bool nominal = positional.size() < 2;
   model::DeviceIdentity id = config::nominal_identity(capacity, lba_size);
+  std::string sim_line;
   if (!nominal) {
-    auto target = device::open_target(positional[1]);
-    core::Result<model::DeviceIdentity> ident = target ? (*target)->identify() : core::Result<model::DeviceIdentity>(target.error());
+    auto target = open_read_only(positional[1]);
+    core::Result<model::DeviceIdentity> ident =
+        target ? target->device->identify() : core::Result<model::DeviceIdentity>(target.error());
+    if (target && target->sim) sim_line = sim_memory_line(*target->sim);
     if (!ident) {
       for (const auto& m : ident.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
       return core::exit_code(ident.error().kind);
     }
     id = std::move(ident.value());
   }
-  auto resolved = config::resolve_plan(*def, options, id, engine::uring_engine_limits());
+  auto resolved = config::resolve_plan(*def, options, id, nominal ? engine::uring_engine_limits() : engine_limits_for(positional[1]));
   if (!resolved) {
     for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
     return 2;
   }
-  if (json) print_json(*resolved, id, nominal, wipc_mbps);
-  else print_plan(*resolved, id, nominal, wipc_mbps);
+  if (json) {
+    print_json(*resolved, id, nominal, wipc_mbps, sim_line);
+  } else {
+    print_plan(*resolved, id, nominal, wipc_mbps);
+    if (!sim_line.empty()) std::printf("%s\n", sim_line.c_str());
+  }
   return 0;
 }
 

@@ -1,8 +1,8 @@
 // app/cmd_purge.cpp — `ptsuite purge TARGET --confirm SERIAL [--purge METHOD]
 // [--accept-purge-failure] [--json]`: the purge step of a run on its own (same device code),
-// then prints the PurgeRecord. Order: bad input (exit 2) → guard and serial (exit 3) →
-// purge + verification (exit 4 on failure unless accepted). May use: core, model, device,
-// results (JSON codec), nlohmann json.
+// then prints the PurgeRecord. Order: bad arguments (exit 2) → guard and consent (exit 3) →
+// a --purge the target cannot do (exit 2) → purge + verification (exit 4 on failure unless
+// accepted). May use: core, model, device, results (JSON codec), nlohmann json.
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "app/json_out.h"
 #include "app/guarded_target.h"
+#include "app/target_open.h"
 #include "device/purge_policy.h"
 #include "device/target_device.h"
 #include "results/codec.h"
@@ -105,22 +106,22 @@ int cmd_purge(const Args& args) {
     return core::exit_code(e.kind);
   };
 
-  // Read-only first: an unsupported --purge is bad input (exit 2) before the guard runs.
-  {
-    auto dev = device::open_target(positional[0]);
-    if (!dev.ok()) return fail(dev.error());
-    auto id = (*dev)->identify();
-    if (!id.ok()) return fail(id.error());
-    auto choice = device::choose_purge_method(*id, method);
-    if (!choice.ok() && choice.error().kind == core::ErrorKind::BadInput) return fail(choice.error());
-  }  // (no method at all is a device failure, exit 4: reported after the guard had its say)
-  // The one guard entry point: examination, exclusive descriptor, signatures, consent.
-  auto held = device::acquire_target(positional[0], writing_options(confirm, force_signatures));
-  if (!held.ok()) return fail(held.error());
-  const model::DeviceIdentity* id = &(*held)->identity();
-  device::TargetDevice* dev = &(*held)->device();
-  if (!json) std::fprintf(stderr, "ptsuite purge: %s\n", consent_line(**held).c_str());
-  for (const auto& [code, text] : (*held)->deviations()) std::fprintf(stderr, "ptsuite purge: deviation [%s] %s\n", code.c_str(), text.c_str());
+  // The guard first (argument check -> guard -> anything that touches the device): an in-use
+  // target is exit 3 with its reason whatever --purge says. The one guard entry point:
+  // examination, exclusive descriptor, signatures, consent (a sim: target is held by an
+  // exclusive lock on its state file: app/target_open.h).
+  auto writable = acquire_writable(positional[0], writing_options(confirm, force_signatures));
+  if (!writable.ok()) return fail(writable.error());
+  auto& held = writable->held;
+  const model::DeviceIdentity* id = &held->identity();
+  device::TargetDevice* dev = &held->device();
+  // A --purge this target cannot do is bad input (exit 2), found before anything is written.
+  // (No method at all is a device failure, exit 4, reported by the purge itself.)
+  if (auto choice = device::choose_purge_method(*id, method);
+      !choice.ok() && choice.error().kind == core::ErrorKind::BadInput)
+    return fail(choice.error());
+  if (!json) std::fprintf(stderr, "ptsuite purge: %s\n", consent_line(*held).c_str());
+  for (const auto& [code, text] : held->deviations()) std::fprintf(stderr, "ptsuite purge: deviation [%s] %s\n", code.c_str(), text.c_str());
 
   model::PurgeRecord record;
   device::PurgeRequest req;
@@ -139,16 +140,17 @@ int cmd_purge(const Args& args) {
     nlohmann::json j = record;
     j["target"] = id->path;
     j["serial"] = id->serial;
-    j["consent"] = (*held)->consent();
+    j["consent"] = held->consent();
     j["deviations"] = nlohmann::json::array();
-    for (const auto& [code, text] : (*held)->deviations()) j["deviations"].push_back({{"code", code}, {"text", text}});
+    for (const auto& [code, text] : held->deviations()) j["deviations"].push_back({{"code", code}, {"text", text}});
     j["method_name"] = model::purge_method_name(record.method);
     std::printf("%s\n", json_text(j).c_str());
   } else if (sent) {
     print_record(*id, record);
   }
+  const bool saved = close_target(*writable, "purge");
   if (!done.ok()) return fail(done.error());
-  return 0;
+  return saved ? 0 : core::exit_code(core::ErrorKind::Internal);
 }
 
 }  // namespace pts::app

@@ -18,6 +18,7 @@
 #include "app/commands.h"
 #include "app/guarded_target.h"
 #include "app/run_session.h"
+#include "app/target_open.h"
 #include "device/confirm.h"
 #include "device/held_target.h"
 #include "engine/io_engine.h"
@@ -28,6 +29,7 @@
 #include "results/journal.h"
 #include "results/run_dir.h"
 #include "results/run_store.h"
+#include "sim/target.h"
 
 namespace pts::app {
 
@@ -111,25 +113,41 @@ int cmd_resume(const Args& raw_args) {
     std::fprintf(stderr, "ptsuite resume: %s on %s, %s\n", rec.plan.title.c_str(), rec.device.path.c_str(),
                  runner::describe_position(rec).c_str());
 
-  auto info = engine::inspect_target(rec.device.path, /*need_write=*/true);
-  if (!info.ok()) return fail(info.error());
-  if (!info->exists) return fail({"TARGET " + rec.device.path + ": no longer exists"}, 2);
-  // The one guard entry point, and the confirmation asked again.
-  const bool created = rec.consent.method == "created-by-ptsuite" && rec.device.kind == model::TargetKind::File;
-  auto held = device::acquire_target(rec.device.path, writing_options(confirm, force_signatures, created));
-  if (!held.ok()) return fail(held.error());
-  if (auto same = device::check_identity_unchanged(rec.device, (*held)->identity()); !same.ok()) {
+  const bool simulated = is_simulated(rec.device.path);
+  engine::TargetInfo info;
+  if (simulated) {  // never make a new drive in place of the run's
+    auto t = sim::parse_sim_target(rec.device.path);
+    if (!t.ok()) return fail(t.error());
+    std::error_code ec;
+    if (!std::filesystem::exists(t->state_path, ec))
+      return fail({"TARGET " + rec.device.path + ": the simulated drive's state file " + t->state_path +
+                   " no longer exists"}, 2);
+  } else {
+    auto ti = engine::inspect_target(rec.device.path, /*need_write=*/true);
+    if (!ti.ok()) return fail(ti.error());
+    if (!ti->exists) return fail({"TARGET " + rec.device.path + ": no longer exists"}, 2);
+    info = *ti;
+  }
+  // The one guard entry point, and the confirmation asked again (a sim: target: the lock on
+  // its state file, app/target_open.h).
+  const bool created = rec.consent.method == "created-by-ptsuite" &&
+                       (rec.device.kind == model::TargetKind::File || simulated);
+  auto writable = acquire_writable(rec.device.path, writing_options(confirm, force_signatures, created));
+  if (!writable.ok()) return fail(writable.error());
+  auto& held = writable->held;
+  if (auto same = device::check_identity_unchanged(rec.device, held->identity()); !same.ok()) {
     core::Error e = same.error();
     e.messages.insert(e.messages.begin(), "resume refused: " + rec.device.path +
                                               " now resolves to another device than the one this run started on");
     return fail(e);
   }
-  if (!session.quiet) std::fprintf(stderr, "ptsuite resume: %s\n", consent_line(**held).c_str());
-  auto eng = engine::open_uring_engine(
-      engine_target(**held, info->target.path, info->target.size_bytes, info->target.logical_block_bytes), true);
+  if (!session.quiet) std::fprintf(stderr, "ptsuite resume: %s\n", consent_line(*held).c_str());
+  auto eng = open_engine(*writable, info, /*writable=*/true);
   if (!eng.ok()) return fail(eng.error());
-  return run_session("resume", dir, **eng, (*held)->device(), *taken->sink, rec.plan, session,
-                     [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });
+  int code = run_session("resume", dir, **eng, held->device(), *writable->clock, *taken->sink, rec.plan, session,
+                         [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });
+  if (!close_target(*writable, "resume") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
+  return code;
 }
 
 }  // namespace pts::app

@@ -1,9 +1,12 @@
 // app/cmd_run.cpp — `ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [--size SIZE]
 // [run options] [--format LIST] [--no-report] [--quiet]`: resolves the plan, asks for consent
 // on anything ptsuite did not create itself, then runs the PTS state machine with a journal in
-// RUNDIR and writes the report files at the end (also for a partial run). Every input problem
-// is reported at once with exit 2 before any device I/O. Without TARGET a built-in demo target
-// (a 256 MiB file ptsuite owns) with 0.1 s cells is used. May use: every module.
+// RUNDIR and writes the report files at the end (also for a partial run). Order: every input
+// problem that needs no device at once (exit 2) → the guard and consent (exit 3) → the plan
+// against the device's capacity and the engine's limits (exit 2) → anything that writes.
+// Without TARGET the built-in demo target is used: the `demo` simulated drive, full-length
+// cells in virtual time (or, when PTSUITE_DEMO_TARGET names a file, the quick engine check: a
+// 256 MiB file ptsuite owns with 0.1 s cells). May use: every module.
 #include <sys/stat.h>
 
 #include <cctype>
@@ -17,6 +20,7 @@
 #include "config/operator_fields.h"
 #include "app/guarded_target.h"
 #include "app/run_session.h"
+#include "app/target_open.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
@@ -33,6 +37,7 @@
 #include "results/journal.h"
 #include "results/run_dir.h"
 #include "results/run_store.h"
+#include "sim/target.h"
 
 namespace pts::app {
 
@@ -43,12 +48,20 @@ namespace fs = std::filesystem;
 constexpr uint64_t kDemoTargetBytes = 256 * core::MiB;
 constexpr double kDemoCellSeconds = 0.1;
 
+/// The built-in demo target: PTSUITE_DEMO_TARGET when set (a sim: target, or a file path for
+/// the file demo), else the `demo` simulated drive at its default state file.
+std::string demo_target() {
+  const char* env = std::getenv("PTSUITE_DEMO_TARGET");
+  return env && *env ? env : "sim:demo";
+}
+
 void run_usage(FILE* out) {
   std::fprintf(out,
                "usage: ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [options]\n"
                "  TEST      iops | throughput (tp) | latency (lat) | path/to/definition.toml\n"
-               "  TARGET    NVMe namespace, block device or regular file (created at --size when missing);\n"
-               "            default: a %s demo file %s with %g s cells\n"
+               "  TARGET    NVMe namespace, block device, regular file (created at --size when missing), or a\n"
+               "            simulated drive sim:PROFILE[,name=value...][@STATE_FILE] (see ptsuite info sim:demo);\n"
+               "            default: %s (PTSUITE_DEMO_TARGET=FILE: a %s demo file with %g s cells)\n"
                "  --out RUNDIR        new or empty run directory (default reports/TEST-YYYYMMDD-HHMMSS)\n"
                "  --confirm WHAT      consent to destroy TARGET's data: what `ptsuite info TARGET` shows\n"
                "                      under \"Confirm with\" (asked interactively otherwise; a file this\n"
@@ -63,7 +76,7 @@ void run_usage(FILE* out) {
                "  --no-report         write run.json and the journal only\n"
                "  --quiet             no progress output\n"
                "run options:\n",
-               core::format_bytes(kDemoTargetBytes).c_str(), demo_target_path().c_str(), kDemoCellSeconds);
+               demo_target().c_str(), core::format_bytes(kDemoTargetBytes).c_str(), kDemoCellSeconds);
   for (const auto& f : config::run_option_flags()) {
     std::string flag = std::string(f.flag) + (f.value[0] ? std::string(" ") + f.value : "");
     std::fprintf(out, "  %-24s %s\n", flag.c_str(), f.help);
@@ -180,9 +193,10 @@ int cmd_run(const Args& raw_args) {
                                               " positional arguments");
   const bool demo = positional.size() == 1;
   const std::string test = positional.empty() ? "" : positional[0];
-  const std::string target_path = positional.size() == 2 ? positional[1] : demo_target_path();
-  if (demo && !options.cell_seconds) options.cell_seconds = kDemoCellSeconds;
-  if (demo && !size_bytes) size_bytes = kDemoTargetBytes;
+  const std::string target_path = positional.size() == 2 ? positional[1] : demo_target();
+  const bool simulated = is_simulated(target_path);
+  if (demo && !simulated && !options.cell_seconds) options.cell_seconds = kDemoCellSeconds;
+  if (demo && !simulated && !size_bytes) size_bytes = kDemoTargetBytes;
   if (!out_dir && !test.empty()) out_dir = default_out_dir(test);
   if (out_dir)
     if (auto why = check_out_dir(*out_dir); !why.empty()) errors.push_back(why);
@@ -196,7 +210,13 @@ int cmd_run(const Args& raw_args) {
   // The target is only inspected here (no I/O that changes it).
   engine::TargetInfo info;
   bool inspected = false;
-  if (!positional.empty() && positional.size() <= 2) {
+  if (simulated) {
+    if (size_bytes) errors.push_back("--size: not for a simulated drive (give capacity=SIZE in the sim: target)");
+    if (auto t = sim::parse_sim_target(target_path); !t.ok())
+      errors.insert(errors.end(), t.error().messages.begin(), t.error().messages.end());
+    else
+      inspected = true;
+  } else if (!positional.empty() && positional.size() <= 2) {
     auto ti = engine::inspect_target(target_path, /*need_write=*/true);
     if (!ti.ok()) {
       errors.insert(errors.end(), ti.error().messages.begin(), ti.error().messages.end());
@@ -215,7 +235,7 @@ int cmd_run(const Args& raw_args) {
   // The demo target belongs to ptsuite: recreate it fresh, so it needs no confirmation. A
   // file at the demo path without ptsuite's marker is someone else's: never removed.
   bool created = false;
-  if (demo && info.exists) {
+  if (demo && !simulated && info.exists) {
     if (info.kind != model::TargetKind::File || !device::carries_demo_marker(target_path))
       return fail({"refused: the demo target path " + target_path + " holds a " +
                    (info.kind == model::TargetKind::File ? "file" : "device") +
@@ -227,7 +247,7 @@ int cmd_run(const Args& raw_args) {
     if (ec) return fail({"demo target " + target_path + ": cannot remove the previous one (" + ec.message() + ")"}, 2);
     info.exists = false;
   }
-  if (!info.exists) {
+  if (!simulated && !info.exists) {
     auto made = engine::create_file_target(target_path, *size_bytes);
     if (!made.ok()) return fail(made.error());
     created = true;
@@ -239,25 +259,34 @@ int cmd_run(const Args& raw_args) {
     if (!again.ok()) return fail(again.error());
     info = *again;
   }
+  std::optional<WritableTarget> writable;
   auto remove_created = [&] {
     if (created) {
       std::error_code ec;
       fs::remove(target_path, ec);
     }
+    if (writable) discard_created(*writable);  // a state file this run made and could not use
   };
 
-  // Read-only identity first: the plan (and its bad input, exit 2) needs the capacity.
-  auto probe = device::open_target(target_path);
-  if (!probe.ok()) {
-    remove_created();
-    return fail(probe.error());
+  // The guard first (argument check -> guard -> anything that touches the device): an in-use
+  // target is exit 3 with its reason, even when the plan would not fit it. The one guard entry
+  // point: examination, the exclusive descriptor held for the whole run (a simulated drive: an
+  // exclusive lock on its state file), signatures, consent. ptsuite's own demo drive needs no
+  // consent (it is recorded as the demo target); nothing is written before the plan is
+  // resolved, and a file or state file made here is removed again on bad input.
+  {
+    auto w = acquire_writable(target_path, writing_options(confirm, force_signatures, simulated ? demo : created));
+    if (!w.ok()) {
+      remove_created();
+      return fail(w.error());
+    }
+    writable = std::move(w.value());
   }
-  auto id = (*probe)->identify();
-  if (!id.ok()) {
-    remove_created();
-    return fail(id.error());
-  }
-  auto resolved = config::resolve_plan(*definition, options, *id, engine::uring_engine_limits());
+  auto& held = writable->held;
+  const model::DeviceIdentity* id = &held->identity();
+  // The plan needs the capacity: its bad input (exit 2) is found here, before any device I/O
+  // that writes (the held descriptor has only been read so far).
+  auto resolved = config::resolve_plan(*definition, options, *id, engine_limits_for(target_path));
   if (!resolved.ok()) {
     remove_created();
     return fail(resolved.error());
@@ -266,18 +295,9 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }
-  // The one guard entry point: examination, the exclusive descriptor held for the whole run,
-  // signatures and consent.
-  auto held = device::acquire_target(target_path, writing_options(confirm, force_signatures, created));
-  if (!held.ok()) {
-    remove_created();
-    return fail(held.error());
-  }
-  if (auto same = device::check_identity_unchanged(*id, (*held)->identity()); !same.ok()) return fail(same.error());
-  if (!session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(**held).c_str());
+  if (!session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(*held).c_str());
 
-  auto eng = engine::open_uring_engine(
-      engine_target(**held, info.target.path, info.target.size_bytes, info.target.logical_block_bytes), true);
+  auto eng = open_engine(*writable, info, /*writable=*/true);
   if (!eng.ok()) {
     remove_created();
     return fail(eng.error());
@@ -297,14 +317,19 @@ int cmd_run(const Args& raw_args) {
   header.run_id = fs::path(*out_dir).filename().string();
   header.command_line = join_command(raw_args);
   header.host = collect_host_info();
-  header.started_wall_ns = core::wall_ns();
-  header.device = (*held)->identity();
-  header.consent = (*held)->consent();
+  header.started_wall_ns = writable->clock->wall_ns();
+  header.device = held->identity();
+  header.consent = held->consent();
   header.plan = resolved->plan;
   header.deviations = resolved->deviations;
   header.operator_fields = *operator_fields;
-  for (const auto& [code, text] : (*held)->deviations()) header.deviations.push_back({code, text});
-  if (demo)
+  for (const auto& [code, text] : held->deviations()) header.deviations.push_back({code, text});
+  mark_simulated(*writable, header);
+  if (demo && simulated)
+    header.deviations.push_back({"demo-target", "Built-in demo target " + writable->path +
+                                                    " (a simulated drive; set PTSUITE_DEMO_TARGET to use another), "
+                                                    "not an SSD"});
+  else if (demo)
     header.deviations.push_back({"demo-target", "Built-in demo target: a " + core::format_bytes(*size_bytes) +
                                                     " file (" + target_path + ") re-created for this run, not an SSD"});
   if (!session.quiet) {
@@ -313,11 +338,12 @@ int cmd_run(const Args& raw_args) {
                  header.plan.subtests.size(), header.plan.cell_seconds, header.plan.max_rounds, out_dir->c_str());
     for (const auto& n : resolved->notes) std::fprintf(stderr, "  note: %s\n", n.c_str());
   }
-  const int code = run_session("run", *out_dir, **eng, (*held)->device(), **sink, header.plan, session,
+  int code = run_session("run", *out_dir, **eng, held->device(), *writable->clock, **sink, header.plan, session,
                                [&](runner::RunEnv& env) {
                                  auto res = runner::start_run(env, header);
                                  return res;
                                });
+  if (!close_target(*writable, "run") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
   // A run refused before anything was journaled leaves no trace in RUNDIR.
   const auto journal = fs::path(*out_dir) / results::kJournal;
   if (fs::exists(journal, ec) && fs::file_size(journal, ec) == 0) {

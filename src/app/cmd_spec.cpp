@@ -16,11 +16,13 @@
 #include "app/access_options.h"
 #include "app/commands.h"
 #include "app/json_out.h"
+#include "app/target_open.h"
 #include "config/engine_check.h"
 #include "core/units.h"
 #include "app/guarded_target.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
+#include "sim/target.h"
 
 namespace pts::app {
 
@@ -36,7 +38,9 @@ constexpr const char* kUsage =
     "when missing) with io_uring and O_DIRECT, and prints IOPS, MB/s (10^6 B), latency\n"
     "percentiles, CPU and the Little's-law check. A spec that writes destroys data: it goes\n"
     "through the guard and needs --confirm for an existing target (what `ptsuite info TARGET`\n"
-    "shows under \"Confirm with\"); a file spec creates itself needs none.\n\n"
+    "shows under \"Confirm with\"); a file spec creates itself needs none. On a simulated drive\n"
+    "(sim:PROFILE[,...][@FILE]) the cell runs in its virtual time (--seconds are virtual), the flash\n"
+    "counters are shown, and a read-only spec leaves the state file as it was.\n\n"
     "Options:\n";
 
 double us(double ns) { return ns / 1000.0; }
@@ -57,6 +61,21 @@ std::string block_text(const model::AccessSpec& spec) {
     out += core::format_block_size(s.bytes) + ":" + std::to_string(s.percent) + "%";
   }
   return out;
+}
+
+const char* kind_text(model::TargetKind kind, const model::CellResult& r) {
+  if (r.simulated) return "simulated NVMe drive";
+  return kind == model::TargetKind::BlockDevice ? "block device" : "file";
+}
+
+nlohmann::json simulated_json(const model::CellResult& r) {
+  if (!r.simulated) return nullptr;
+  const auto& s = *r.simulated;
+  return {{"virtual_time", s.virtual_time},           {"sim_cpu_seconds", s.sim_cpu_seconds},
+          {"sim_wall_seconds", s.sim_wall_seconds},   {"host_pages_written", s.host_pages_written},
+          {"nand_pages_written", s.nand_pages_written}, {"gc_pages_copied", s.gc_pages_copied},
+          {"erases", s.erases},                       {"write_amplification", s.write_amplification},
+          {"free_superblocks", s.free_superblocks}};
 }
 
 /// The kernel's block counters for the cell, or null ("n/a": a file has none).
@@ -126,10 +145,12 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
             {"seed", s.seed}}},
           {"target",
            {{"path", t.target.path},
-            {"kind", t.kind == model::TargetKind::BlockDevice ? "block device" : "file"},
+            {"kind", kind_text(t.kind, r)},
             {"bytes", t.target.size_bytes},
-            {"logical_block_bytes", t.target.logical_block_bytes}}},
-          {"engine", engine}};
+            {"logical_block_bytes", t.target.logical_block_bytes},
+            {"alignment_source", t.alignment_source}}},
+          {"engine", engine},
+          {"simulated", simulated_json(r)}};
 }
 
 void print_text(const model::CellResult& r, const engine::TargetInfo& t, const std::string& engine, bool created) {
@@ -138,15 +159,19 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               model::rw_name(s).c_str(), block_text(s).c_str(), s.threads, s.queue_depth, s.active_range_pct,
               static_cast<unsigned long long>(s.seed),
               s.rate_iops ? (", rate " + std::to_string(s.rate_iops) + " IOPS").c_str() : "");
-  std::printf("  target   %s, %s, logical block %u B%s\n",
-              t.kind == model::TargetKind::BlockDevice ? "block device" : "file",
+  std::printf("  target   %s, %s, logical block %u B%s%s\n", kind_text(t.kind, r),
               core::format_bytes(t.target.size_bytes).c_str(), t.target.logical_block_bytes,
-              created ? " (created now: blocks never written read as zeroes)" : "");
+              t.alignment_source.empty() ? "" : (" (O_DIRECT alignment: " + t.alignment_source + ")").c_str(),
+              created ? "; created now and filled with incompressible data before the measurement" : "");
   if (!s.zones.empty())
     std::printf("  zones    %s (I/O %% / ActiveRange %% per zone, from the start of the ActiveRange)\n",
                 model::zones_text(s.zones).c_str());
   std::printf("  engine   %s\n", engine.c_str());
-  std::printf("  time     %.3f s\n", r.seconds);
+  if (r.simulated)
+    std::printf("  time     %.3f s VIRTUAL (the simulated drive's time; the simulator took %.3f s of CPU, %.3f s real)\n",
+                r.seconds, r.simulated->sim_cpu_seconds, r.simulated->sim_wall_seconds);
+  else
+    std::printf("  time     %.3f s\n", r.seconds);
   std::printf("  IOPS     %.0f (read %.0f, write %.0f)\n", r.iops, r.read_iops, r.write_iops);
   std::printf("  MB/s     %.1f (read %.1f, write %.1f; MB = 10^6 B)\n", r.mbps, r.read_mbps, r.write_mbps);
   const auto& l = r.latency;
@@ -176,6 +201,11 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
                 static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
                 static_cast<unsigned long long>(r.completion.poll_expired));
+  if (r.simulated && r.simulated->host_pages_written)
+    std::printf("  flash    write amplification %.3f (%llu NAND pages for %llu host pages, %llu GC copies), %u free superblocks\n",
+                r.simulated->write_amplification, static_cast<unsigned long long>(r.simulated->nand_pages_written),
+                static_cast<unsigned long long>(r.simulated->host_pages_written),
+                static_cast<unsigned long long>(r.simulated->gc_pages_copied), r.simulated->free_superblocks);
   if (r.kernel) {
     const auto& k = *r.kernel;
     std::printf("  kernel   %s: %llu I/Os (%llu merged), avg in flight %.2f%s, mean device time %.1f us, busy %.0f %%\n",
@@ -184,7 +214,7 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 k.saturated ? (" (saturated: the device holds at most " + std::to_string(k.in_flight_limit) + ")").c_str() : "",
                 us(k.mean_device_time_ns), k.utilization * 100);
   } else {
-    std::printf("  kernel   n/a (a file has no block-device counters)\n");
+    std::printf("  kernel   n/a (%s has no block-device counters)\n", r.simulated ? "a simulated drive" : "a file");
   }
   if (!r.fidelity_flags.empty()) {
     std::string flags;
@@ -197,6 +227,44 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
 int fail(const std::vector<std::string>& messages, int code) {
   for (const auto& m : messages) std::fprintf(stderr, "ptsuite spec: %s\n", m.c_str());
   return code;
+}
+
+/// `spec` on a simulated drive (checked above): writing specs through the one guard entry
+/// point (the state file's lock; consent its serial), read-only ones on a read-only view.
+int spec_on_sim(const std::string& text, const model::AccessSpec& spec, engine::TargetInfo target, bool json,
+                const std::optional<std::string>& confirm, bool force_signatures) {
+  WritableTarget w;
+  std::shared_ptr<sim::DriveSession> session;
+  if (spec.read_pct < 100) {
+    auto held = acquire_writable(text, writing_options(confirm, force_signatures));
+    if (!held) return fail(held.error().messages, core::exit_code(held.error().kind));
+    w = std::move(held.value());
+    if (!json) std::fprintf(stderr, "ptsuite spec: %s\n", consent_line(*w.held).c_str());
+  } else {
+    auto probe = open_read_only(text);
+    if (!probe) return fail(probe.error().messages, core::exit_code(probe.error().kind));
+    w.sim = probe->sim;
+    w.clock = probe->clock;
+  }
+  auto eng = open_engine(w, target, spec.read_pct < 100);
+  if (!eng) return fail(eng.error().messages, core::exit_code(eng.error().kind));
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, nullptr);
+  auto result = eng.value()->run(spec, &g_interrupted);
+  const bool saved = close_target(w, "spec");
+  if (!result) return fail(result.error().messages, core::exit_code(result.error().kind));
+  const std::string engine_name = eng.value()->describe();
+  if (json) std::printf("%s\n", json_text(result_json(result.value(), target, engine_name)).c_str());
+  else print_text(result.value(), target, engine_name, false);
+  std::fflush(stdout);
+  if (!saved) return core::exit_code(core::ErrorKind::Internal);
+  if (result->io_errors) {
+    std::fprintf(stderr, "ptsuite spec: I/O error: %s\n", result->error.c_str());
+    return core::exit_code(core::ErrorKind::Io);
+  }
+  if (g_interrupted.load()) return core::exit_code(core::ErrorKind::Interrupted);
+  return 0;
 }
 
 }  // namespace
@@ -234,7 +302,22 @@ int cmd_spec(const Args& args) {
   model::AccessSpec spec;  // defaults: randread 4 KiB, 1 thread, QD 1, 60 s, ActiveRange 100 %
   options.apply_to(spec);
   engine::TargetInfo target;
-  if (positional.size() == 1) {
+  const bool simulated = positional.size() == 1 && is_simulated(positional[0]);
+  if (simulated) {
+    if (options.size_bytes) errors.push_back("--size: not for a simulated drive (give capacity=SIZE in the sim: target)");
+    auto t = sim::parse_sim_target(positional[0]);
+    if (!t.ok()) {
+      errors.insert(errors.end(), t.error().messages.begin(), t.error().messages.end());
+    } else {
+      target.target = {t->text(), t->params.capacity_bytes, t->params.lba_bytes};
+      target.kind = model::TargetKind::NvmeNamespace;
+      target.exists = true;
+      for (const auto& m : check_spec_for_target(spec, t->params.lba_bytes, t->params.capacity_bytes))
+        errors.push_back(m);
+      for (const auto& m : config::check_engine_limits(spec, engine_limits_for(positional[0]), {"--seconds"}))
+        errors.push_back(m);
+    }
+  } else if (positional.size() == 1) {
     auto info = engine::inspect_target(positional[0], spec.read_pct < 100);
     if (!info) {
       for (const auto& m : info.error().messages) errors.push_back(m);
@@ -249,11 +332,25 @@ int cmd_spec(const Args& args) {
           errors.push_back(m);
       for (const auto& m : config::check_engine_limits(spec, engine::uring_engine_limits(), {"--seconds"}))
         errors.push_back(m);
+      // A read of a hole or an unwritten extent is answered by the file system (zeroes, no
+      // device I/O): such a spec would measure the page-cache-free path of the kernel, not the
+      // storage. Refused (exit 2) rather than flagged: no figure it printed would mean anything.
+      if (target.exists && target.kind == model::TargetKind::File && spec.read_pct > 0 && target.unwritten_bytes)
+        errors.push_back("TARGET " + target.target.path + ": " + core::format_bytes(target.unwritten_bytes) + " of " +
+                         core::format_bytes(target.target.size_bytes) +
+                         " are holes or unwritten extents (FIEMAP/SEEK_HOLE; the first at offset " +
+                         std::to_string(target.first_unwritten_offset) +
+                         "): reads there never reach the device. Write the whole file first (e.g. dd "
+                         "if=/dev/urandom of=" + target.target.path + " bs=1M count=" +
+                         std::to_string((target.target.size_bytes + (1u << 20) - 1) >> 20) +
+                         " conv=notrunc,fsync), or give a new path with --size: a file ptsuite creates is filled "
+                         "before it is measured");
       if (target.exists && options.size_bytes && target.kind == model::TargetKind::BlockDevice)
         errors.push_back("--size: only for creating a file target; " + target.target.path + " is a block device");
     }
   }
   if (!errors.empty()) return fail(errors, 2);
+  if (simulated) return spec_on_sim(positional[0], spec, target, json, confirm, force_signatures);
 
   const bool created = !target.exists;
   if (created) {

@@ -142,9 +142,9 @@ void take_session_options(std::vector<std::string>& args, SessionOptions& option
 }
 
 int run_session(const char* command, const std::string& run_dir, engine::IoEngine& engine,
-                device::TargetDevice& device, results::JournalSink& sink, const model::TestPlan& plan,
-                const SessionOptions& options, const std::function<runner::RunResult(runner::RunEnv&)>& go) {
-  core::SystemClock clock;
+                device::TargetDevice& device, core::Clock& clock, results::JournalSink& sink,
+                const model::TestPlan& plan, const SessionOptions& options,
+                const std::function<runner::RunResult(runner::RunEnv&)>& go) {
   ProgressDisplay progress(plan, ::isatty(STDERR_FILENO) != 0, options.quiet);
   StopFlags& flags = stop_flags();
   install_stop_handlers();

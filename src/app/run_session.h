@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "core/clock.h"
 #include "model/run_record.h"
 #include "pts/runner.h"
 #include "report/report.h"
@@ -20,12 +21,14 @@ struct SessionOptions {
   bool quiet = false;
 };
 
-/// Runs `go` (start_run or resume_run) on an environment wired to the real clock, the stop
-/// flags and a progress display, then reports and prints. Returns the exit code:
-/// 0 done (steady or not), 130 interrupted, else the error kind's code.
+/// Runs `go` (start_run or resume_run) on an environment wired to the target's clock (the
+/// system clock for a real drive, the virtual clock of a simulated one), the stop flags and a
+/// progress display, then reports and prints. Returns the exit code: 0 done (steady or not),
+/// 130 interrupted, else the error kind's code.
 int run_session(const char* command, const std::string& run_dir, engine::IoEngine& engine,
-                device::TargetDevice& device, results::JournalSink& sink, const model::TestPlan& plan,
-                const SessionOptions& options, const std::function<runner::RunResult(runner::RunEnv&)>& go);
+                device::TargetDevice& device, core::Clock& clock, results::JournalSink& sink,
+                const model::TestPlan& plan, const SessionOptions& options,
+                const std::function<runner::RunResult(runner::RunEnv&)>& go);
 
 /// Host, CPU, memory, OS and kernel of this machine.
 model::HostInfo collect_host_info();

@@ -18,6 +18,16 @@ std::vector<std::string> check_engine_limits(const model::AccessSpec& s, const m
   if (l.max_threads && tc > l.max_threads)
     out.push_back("--threads " + std::to_string(tc) + ": " + who + " runs at most " + std::to_string(l.max_threads) +
                   " workers (one ring and descriptor each)");
+  if (l.max_outstanding_ios && tc * qd > l.max_outstanding_ios)
+    out.push_back("--threads " + std::to_string(tc) + " x --oio " + std::to_string(qd) + " = " +
+                  std::to_string(tc * qd) + " I/Os in flight: " + who + " keeps at most " +
+                  std::to_string(l.max_outstanding_ios));
+  if (s.bytes_limit == 0 && l.max_cell_seconds > 0 && s.seconds > l.max_cell_seconds) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s %g: longer than the %g s %s can time", flags.seconds, s.seconds,
+                  l.max_cell_seconds, who.c_str());
+    out.push_back(buf);
+  }
   const uint64_t region = qd * bs;
   if (l.max_buffer_bytes_per_worker && region > l.max_buffer_bytes_per_worker)
     out.push_back("--oio " + std::to_string(qd) + " with " + core::format_block_size(static_cast<uint32_t>(bs)) +

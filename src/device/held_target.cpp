@@ -128,6 +128,8 @@ core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path
   auto held = std::make_unique<HeldTarget>();
   ConfirmRules rules;
   model::Consent consent;
+  bool claimed_kind = false, claim_created = false;
+  std::string created_path;
 
   // A target kind with its own exclusivity (sim:): it opens and claims, we check consent.
   for (const auto& c : o.claimers) {
@@ -140,6 +142,9 @@ core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path
     held->resolved_.path = path;
     consent.exclusivity = claimed->exclusivity;
     rules = claimed->rules;
+    claimed_kind = true;
+    claim_created = claimed->created;
+    created_path = claimed->created_path;
     break;
   }
 
@@ -233,6 +238,9 @@ core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path
   if (o.created_by_ptsuite && held->resolved_.kind == model::TargetKind::File) {
     consent.method = "created-by-ptsuite";
     consent.value = held->resolved_.io_path;
+  } else if (claimed_kind && (claim_created || o.created_by_ptsuite)) {
+    consent.method = "created-by-ptsuite";
+    consent.value = created_path.empty() ? path : created_path;
   } else {
     auto c = check_confirmation(*id, with_identity, o.confirm, o.ask, o.root + "/dev/disk/by-id");
     if (!c.ok()) return c.error();

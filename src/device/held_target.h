@@ -43,6 +43,10 @@ struct ClaimedTarget {
   std::string exclusivity;       ///< in words, for the record: "exclusive lock on STATE"
   ConfirmRules rules;            ///< what confirms this target
   model::TargetKind kind = model::TargetKind::NvmeNamespace;
+  /// The claim created the target (e.g. a new state file): it holds nothing to protect, so
+  /// it needs no confirmation, like a file the command created (consent "created-by-ptsuite").
+  bool created = false;
+  std::string created_path;      ///< what was created (Consent::value)
 };
 
 /// A target kind selected by a prefix of TARGET ("sim:"), registered by app.
@@ -54,7 +58,9 @@ struct TargetClaimer {
 struct AcquireOptions {
   std::optional<std::string> confirm;  ///< --confirm
   AskSerialFn ask;                     ///< prompt when --confirm is missing (null: not interactive)
-  bool created_by_ptsuite = false;     ///< TARGET is a file this command has just created
+  /// TARGET is a file this command has just created, or (for a claimed kind) ptsuite's own:
+  /// no confirmation needed
+  bool created_by_ptsuite = false;
   bool force_signatures = false;       ///< --force-signatures: overwrite signatures (a deviation)
   std::string demo_path;               ///< the built-in demo target: refused without ptsuite's marker
   std::shared_ptr<BlockAccessFactory> block_access;  ///< purge verification I/O over the held fd

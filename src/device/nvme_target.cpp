@@ -77,7 +77,13 @@ class NvmeTarget final : public TargetBase {
     auto id = identify_raw();
     if (!id.ok()) return id.error();
     if (!ctrl_.vwc_present()) return model::WriteCacheState::NotPresent;
-    AdminCompletion c = transport_->submit(nvme::set_volatile_write_cache(enabled));
+    // Never saved (SV = 0), even when ONCS bit 4 says the drive could save it: the cache state a
+    // test needs (PTS-E: disabled) is this run's, not the drive's. Saved, a run killed or a host
+    // that loses power mid-test would leave the operator's drive with the test's setting for
+    // good; current-only, a power cycle gives back the operator's saved setting, and the run
+    // reads the cache back after every purge and at the end of every Round, so a reset that
+    // reverts it during the run is seen, recorded and set again.
+    AdminCompletion c = transport_->submit(nvme::set_volatile_write_cache(enabled, nvme::FeatureSave::CurrentOnly));
     if (!c.ok()) return command_error(std::string("Set Features (Volatile Write Cache ") +
                                           (enabled ? "enable" : "disable") + ")", c);
     return write_cache();
@@ -193,7 +199,7 @@ class NvmeTarget final : public TargetBase {
     auto refuse = [&](const std::string& what) {
       return core::Error(core::ErrorKind::Refused, "refused: " + what + why + "; nothing was written");
     };
-    auto sub = subsystem_of_namespace(target_.block_name, deps_.sysfs_root);
+    auto sub = subsystem();
     if (!sub.ok()) return refuse("the other namespaces of " + target_.path + " cannot be examined: " + sub.error().message());
     // Namespaces the controller reports that this host has no block device for cannot be
     // examined; for a Sanitize also those only allocated (attached elsewhere, or nowhere).
@@ -228,6 +234,11 @@ class NvmeTarget final : public TargetBase {
   }
 
  private:
+  core::Result<NvmeSubsystem> subsystem() const {
+    if (deps_.subsystem) return deps_.subsystem(target_.block_name);
+    return subsystem_of_namespace(target_.block_name, deps_.sysfs_root);
+  }
+
   /// Identify Controller + Namespace; keeps the raw structures for purge decisions.
   core::Result<model::DeviceIdentity> identify_raw() {
     AdminCompletion c = transport_->submit(nvme::identify_controller());
@@ -260,7 +271,7 @@ class NvmeTarget final : public TargetBase {
     id.eui64 = hex_id(ids.eui64);
     const std::string sys = deps_.sysfs_root + "/sys/class/block/" + target_.block_name;
     id.wwid = sysfs::read_line(sys + "/wwid").value_or("");
-    if (auto sub = subsystem_of_namespace(target_.block_name, deps_.sysfs_root); sub.ok()) {
+    if (auto sub = subsystem(); sub.ok()) {
       id.subsystem_namespaces = static_cast<uint32_t>(sub->namespaces.size());
       id.subsystem_controllers = static_cast<uint32_t>(sub->controllers.size());
     }

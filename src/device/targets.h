@@ -9,6 +9,7 @@
 #include "device/admin_transport.h"
 #include "device/sanitize_monitor.h"
 #include "device/target_device.h"
+#include "device/nvme_topology.h"
 #include "device/target_resolve.h"
 
 namespace pts::device {
@@ -23,6 +24,10 @@ struct NvmeTargetDeps {
   /// --force-signatures). null = `guard` when a test set it, else examine_sibling_namespace().
   std::function<core::Status(const std::string& block_name, bool force_signatures)> sibling_guard;
   std::string sysfs_root;  ///< prefix for /sys (the subsystem, WWIDs): "" = the real one
+  /// The NVM subsystem of the namespace `block_name` (its controllers and namespaces, for the
+  /// purge-reach check). null = sysfs (subsystem_of_namespace); a simulated controller, which
+  /// has no sysfs nodes, describes its own.
+  std::function<core::Result<NvmeSubsystem>(const std::string& block_name)> subsystem;
   SanitizeWaitOptions sanitize_wait;
   uint32_t format_timeout_ms = 4 * 3600 * 1000;
 };

@@ -48,6 +48,21 @@ struct LatencyHistogramRecord {
   std::vector<HistogramBucket> buckets;
 };
 
+/// What a simulated drive adds to a cell (absent for real targets). The cell's times are
+/// the drive's virtual time; its CPU figures are the simulator's own; the flash counters are
+/// the ones the write amplification comes from.
+struct SimulatedCell {
+  bool virtual_time = true;        ///< seconds, latencies and started_wall_ns are virtual
+  double sim_cpu_seconds = 0;      ///< CPU the simulator spent on the cell
+  double sim_wall_seconds = 0;     ///< real time the cell took
+  uint64_t host_pages_written = 0; ///< FTL pages (mapping units) the host wrote in the cell
+  uint64_t nand_pages_written = 0; ///< pages programmed: host + GC copies + padding
+  uint64_t gc_pages_copied = 0;
+  uint64_t erases = 0;             ///< superblock erases in the cell
+  double write_amplification = 0;  ///< nand / host pages in the cell (0: no host writes)
+  uint32_t free_superblocks = 0;   ///< at the end of the cell
+};
+
 /// The kernel's own block-layer counters over a cell's I/O phase (/sys/block/<dev>/stat, or
 /// the partition's, read just before the first I/O and just after the last completion), kept
 /// beside the engine's figures so a reader can see what reached the device. Absent (null in
@@ -134,6 +149,7 @@ struct CellResult {
   std::vector<uint64_t> stream_end_bytes;
   uint64_t io_errors = 0;
   std::string error;          ///< first I/O error, if any
+  std::optional<SimulatedCell> simulated;  ///< set by the simulated drive's engine only
 };
 
 }  // namespace pts::model

@@ -15,7 +15,9 @@ struct EngineLimits {
   uint32_t max_threads = 0;             ///< workers (one ring and one descriptor each)
   uint64_t max_buffer_bytes_per_worker = 0;  ///< one registered buffer region: QD × largest block
   uint64_t max_buffer_bytes_total = 0;  ///< all workers' read + write regions (memory, memlock)
+  uint64_t max_outstanding_ios = 0;     ///< TC × QD in flight over all workers (host slots)
   double min_cell_seconds = 0;          ///< shortest timed run that is still a measurement
+  double max_cell_seconds = 0;          ///< longest timed run the engine can time
   std::string buffer_total_reason;      ///< what bounds max_buffer_bytes_total, for messages
 };
 

@@ -21,7 +21,8 @@ namespace pts::model {
 /// verification.method in PurgeRecord, the confirmed identity (DeviceIdentity.wwid/nguid/eui64/
 /// serial_made_up/subsystem_*) and RunRecord.consent, WIPC's own TC/QD, sequential stream positions, client
 /// ActiveRange segments, the cell's kernel counters, fidelity flags, completion batching and
-/// paced latency from the schedule. Older records load unchanged (new fields take their defaults).
+/// paced latency from the schedule, and a simulated drive's marks (RunRecord.virtual_time and
+/// simulated_drive, CellResult.simulated). Older records load unchanged (new fields take their defaults).
 inline constexpr int kRunRecordSchemaVersion = 5;
 
 /// A preconditioning pass (WIPC), as run.
@@ -132,6 +133,16 @@ struct HostInfo {
 
 enum class RunState { Running, Complete, Interrupted, Failed };
 
+/// Set when the target is a simulated drive (never a measurement of hardware).
+struct SimulatedDriveInfo {
+  std::string target;       ///< sim:PROFILE[,overrides]@STATE_FILE, as resume reopens it
+  std::string profile;
+  std::string parameters;   ///< every parameter as name=value, comma separated
+  std::string state_file;
+  uint32_t state_format = 0;
+  std::string note;         ///< what is virtual, in plain words
+};
+
 /// The whole run.
 struct RunRecord {
   int schema_version = kRunRecordSchemaVersion;
@@ -152,6 +163,11 @@ struct RunRecord {
   std::vector<Deviation> deviations;
   std::vector<Transition> transitions;
   std::vector<OperatorField> operator_fields;  ///< as the operator stated them; see OperatorField
+  /// True when every time in the record (wall stamps, durations, gaps, latencies) is the
+  /// target's virtual time (a simulated drive), anchored to real time when the process
+  /// attached; false for real time.
+  bool virtual_time = false;
+  std::optional<SimulatedDriveInfo> simulated_drive;
 };
 
 }  // namespace pts::model

@@ -115,6 +115,9 @@ inline void from_json(const nlohmann::json& j, HistogramBucket& b) {
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencyHistogramRecord, sub_bucket_bits, max_bit, samples,
                                                 sum_ns, min_ns, max_ns, buckets)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimulatedCell, virtual_time, sim_cpu_seconds, sim_wall_seconds,
+                                                host_pages_written, nand_pages_written, gc_pages_copied, erases,
+                                                write_amplification, free_superblocks)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelCounters, device, read_ios, write_ios, read_merges,
                                                 write_merges, read_bytes, write_bytes, host_ios, ticks_ms,
                                                 weighted_ms, busy_ms, wall_ns, avg_in_flight,
@@ -128,7 +131,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, start
                                                 write_histogram, cpu_usr_pct, cpu_sys_pct,
                                                 littles_law_oio, completion_poll_ns, completion,
                                                 latency_from, submission_latency, kernel, fidelity_flags,
-                                                ios_per_second, stream_end_bytes, io_errors, error)
+                                                ios_per_second, stream_end_bytes, io_errors, error,
+                                                simulated)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
                                                 crypto_erase_in_format, format_applies_to_all_namespaces,
                                                 sanitize_crypto_erase, sanitize_block_erase,
@@ -191,10 +195,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OperatorField, key, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
                                                 os, kernel)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimulatedDriveInfo, target, profile, parameters, state_file,
+                                                state_format, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
                                                 run_id, command_line, host, started_wall_ns,
                                                 ended_wall_ns, state, failure, device, consent, write_cache,
-                                                plan, subtests, deviations, transitions, operator_fields)
+                                                plan, subtests, deviations, transitions, operator_fields,
+                                                virtual_time, simulated_drive)
 
 }  // namespace pts::model
 

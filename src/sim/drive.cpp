@@ -1,0 +1,290 @@
+// sim/drive.cpp — see drive.h.
+#include "sim/drive.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pts::sim {
+
+namespace {
+
+uint64_t mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Drive::Drive(const SimParams& params, uint64_t salt)
+    : params_(params),
+      geo_(params),
+      timing_(params, geo_),
+      buffer_(params.buffer_bytes / params.page_bytes),
+      ftl_(geo_, params.gc, params.gc_free, params.idle_gc_free),
+      salt_(salt),
+      vwc_enabled_(!params.plp) {
+  ftl_.set_sink(this);
+}
+
+// --- flash work the FTL asks for ---------------------------------------------------------
+
+void Drive::host_unit(uint32_t die, uint64_t seq) {
+  const uint64_t ready = std::max(cur_t_, rmw_ready_);
+  const uint64_t end = timing_.program(die, ready);
+  buffer_.unit_programmed(seq, end, open_unit_pages_);
+  open_unit_pages_ = 0;
+  rmw_ready_ = 0;
+}
+
+void Drive::gc_unit(uint32_t die) { timing_.program(die, std::max(cur_t_, gc_ready_)); }
+
+void Drive::gc_read(uint32_t die, uint32_t pages) {
+  gc_ready_ = std::max(gc_ready_, timing_.read(die, cur_t_, uint64_t(pages) * geo_.page_bytes));
+}
+
+void Drive::erase(uint32_t) {
+  const uint64_t t = std::max(cur_t_, gc_ready_);  // after its last valid page was read out
+  for (uint32_t d = 0; d < geo_.dies; ++d) timing_.erase(d, t);
+}
+
+// --- host commands ----------------------------------------------------------------------
+
+uint64_t Drive::submit_read(uint64_t t, uint64_t offset, uint32_t bytes) {
+  if (sanitize_.status == 2 && sanitizing()) return kFailed;
+  ++counters_.host_read_commands;
+  counters_.host_read_bytes += bytes;
+  const uint64_t t1 = timing_.command(t, false);
+  const uint64_t oldest = buffer_.oldest_at(t, ftl_.next_unit_seq());
+  const uint64_t pb = geo_.page_bytes;
+  const uint64_t end_off = offset + bytes;
+  uint64_t ready = t1;
+  uint64_t group = UINT64_MAX, group_bytes = 0;
+  uint32_t group_die = 0;
+  for (uint64_t lpn = offset >> geo_.page_shift; lpn * pb < end_off; ++lpn) {
+    const uint32_t ppn = ftl_.lookup(lpn);
+    if (ppn == Ftl::kUnmapped) continue;  // deallocated: zeroes, no flash access
+    const uint64_t seq = ftl_.unit_seq_of(ppn);
+    if (seq != Ftl::kNotBuffered && seq >= oldest) {  // still in the write buffer
+      ++counters_.buffer_read_pages;
+      continue;
+    }
+    const uint64_t lo = std::max(offset, lpn * pb), hi = std::min(end_off, (lpn + 1) * pb);
+    const uint64_t g = geo_.group_of(ppn);
+    if (g != group) {
+      if (group_bytes) ready = std::max(ready, timing_.read(group_die, t1, group_bytes));
+      group = g;
+      group_die = geo_.die_of(ppn);
+      group_bytes = 0;
+    }
+    group_bytes += hi - lo;
+  }
+  if (group_bytes) ready = std::max(ready, timing_.read(group_die, t1, group_bytes));
+  return timing_.link_out(ready, bytes);
+}
+
+uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
+  if (sanitize_.status == 2 && sanitizing()) return kFailed;
+  ++counters_.host_write_commands;
+  counters_.host_write_bytes += bytes;
+  sanitize_.global_erased = false;
+  buffer_.oldest_at(t, ftl_.next_unit_seq());  // lets the buffer forget units gone by t
+  const uint64_t t1 = timing_.command(t, true);
+  uint64_t admitted = timing_.link_in(t1, bytes);
+  const uint64_t pb = geo_.page_bytes;
+  const uint64_t end_off = offset + bytes;
+  uint64_t lpn = offset >> geo_.page_shift;
+  const uint64_t last = (end_off - 1) >> geo_.page_shift;
+  while (lpn <= last) {
+    // Admit up to the end of the open program unit, so a write larger than the buffer
+    // streams through it unit by unit.
+    const uint64_t piece = std::min<uint64_t>(last - lpn + 1, geo_.unit_pages - open_unit_pages_);
+    admitted = buffer_.admit(admitted, static_cast<uint32_t>(piece));
+    cur_t_ = admitted;
+    for (uint64_t k = 0; k < piece; ++k, ++lpn) {
+      const uint64_t lo = std::max(offset, lpn * pb), hi = std::min(end_off, (lpn + 1) * pb);
+      if (hi - lo < pb) {  // sub-page write: merge with the old page's other sectors
+        const uint32_t old = ftl_.lookup(lpn);
+        if (old != Ftl::kUnmapped) {
+          const uint64_t seq = ftl_.unit_seq_of(old);
+          if (seq == Ftl::kNotBuffered || seq < buffer_.oldest_at(t, ftl_.next_unit_seq())) {
+            ++counters_.rmw_reads;
+            rmw_ready_ = std::max(rmw_ready_, timing_.read(geo_.die_of(old), cur_t_, pb));
+          }
+        }
+      }
+      ++open_unit_pages_;
+      const bool had_stored = ftl_.has_stored(lpn);
+      ftl_.write(lpn);
+      if (had_stored) [[unlikely]] drop_stored(lpn, lo, hi - lo);
+    }
+  }
+  if (write_back()) return admitted;
+  // Write-through (volatile cache disabled): the data must be on flash before completion.
+  cur_t_ = admitted;
+  ftl_.pad_host_unit();
+  return std::max(admitted, buffer_.last_release());
+}
+
+void Drive::drop_stored(uint64_t lpn, uint64_t offset, uint64_t bytes) {
+  const uint64_t lbs = geo_.lba_bytes;
+  for (uint64_t s = offset / lbs; s < (offset + bytes) / lbs; ++s) stored_.erase(s);
+  const uint64_t first = lpn * geo_.page_bytes / lbs, end = first + geo_.page_bytes / lbs;
+  auto it = stored_.lower_bound(first);
+  if (it != stored_.end() && it->first < end) ftl_.mark_stored(lpn);  // other sectors remain
+}
+
+void Drive::idle(uint64_t ns) {
+  const uint64_t end = now_ + ns;
+  if (!sanitizing()) {
+    cur_t_ = now_;
+    while (timing_.all_idle() < end && ftl_.idle_gc_step()) cur_t_ = std::max(now_, gc_ready_);
+  }
+  now_ = end;
+}
+
+// --- block access -----------------------------------------------------------------------
+
+void Drive::fill_generated(uint64_t sector, uint8_t* out) const {
+  for (uint32_t i = 0; i < geo_.lba_bytes; i += 8) {
+    const uint64_t w = mix64(salt_ ^ (sector * 0x10001ull + i));
+    std::memcpy(out + i, &w, 8);
+  }
+}
+
+bool Drive::write_blocks(uint64_t offset, std::span<const uint8_t> data) {
+  const uint64_t done = submit_write(now_, offset, static_cast<uint32_t>(data.size()));
+  if (done == kFailed) return false;
+  now_ = std::max(now_, done);
+  const uint64_t lbs = geo_.lba_bytes;
+  for (uint64_t at = 0; at < data.size(); at += lbs) {
+    const uint64_t sector = (offset + at) / lbs;
+    stored_[sector].assign(data.begin() + static_cast<ptrdiff_t>(at), data.begin() + static_cast<ptrdiff_t>(at + lbs));
+    ftl_.mark_stored((offset + at) / geo_.page_bytes);
+  }
+  return true;
+}
+
+bool Drive::read_blocks(uint64_t offset, std::span<uint8_t> out) {
+  if (sanitizing()) return false;
+  const uint64_t lbs = geo_.lba_bytes;
+  for (uint64_t at = 0; at < out.size(); at += lbs) {
+    const uint64_t sector = (offset + at) / lbs;
+    uint8_t* dst = out.data() + at;
+    if (ftl_.lookup((offset + at) / geo_.page_bytes) == Ftl::kUnmapped) {
+      std::memset(dst, 0, lbs);
+    } else if (auto it = stored_.find(sector); it != stored_.end()) {
+      std::memcpy(dst, it->second.data(), lbs);
+    } else {
+      fill_generated(sector, dst);
+    }
+  }
+  return true;
+}
+
+// --- admin --------------------------------------------------------------------------------
+
+void Drive::format(uint8_t ses) {
+  cur_t_ = std::max(now_, timing_.all_idle());
+  const uint64_t begin = cur_t_;
+  ftl_.reset(/*erase_now=*/ses == 1);
+  stored_.clear();
+  open_unit_pages_ = 0;
+  uint64_t end = std::max(begin, timing_.all_idle());
+  if (ses == 2) end = begin + uint64_t(params_.crypto_erase_ms) * 1000000ull;
+  end += 10'000'000;  // 10 ms of controller work for the namespace metadata
+  buffer_ = WriteBuffer(params_.buffer_bytes / params_.page_bytes);
+  now_ = end;
+  sanitize_.global_erased = ses != 0;
+}
+
+void Drive::start_sanitize(uint8_t sanact, uint32_t cdw10) {
+  cur_t_ = std::max(now_, timing_.all_idle());
+  sanitize_.status = 2;
+  sanitize_.cdw10 = cdw10;
+  sanitize_.start_ns = now_;
+  ftl_.reset(/*erase_now=*/sanact == 2);
+  stored_.clear();
+  open_unit_pages_ = 0;
+  buffer_ = WriteBuffer(params_.buffer_bytes / params_.page_bytes);
+  uint64_t end = std::max(cur_t_, timing_.all_idle());
+  if (sanact == 4) end = cur_t_ + uint64_t(params_.crypto_erase_ms) * 1000000ull;
+  sanitize_.end_ns = end + 500'000'000;  // firmware bookkeeping before and after the erase
+}
+
+uint32_t Drive::sanitize_estimate_s(uint8_t sanact) const {
+  if (sanact == 4) return params_.crypto_erase_ms / 1000 + 1;
+  const double s = double(geo_.superblocks) * params_.erase_ns / 1e9 + 0.5;
+  return static_cast<uint32_t>(s) + 1;
+}
+
+const SanitizeState& Drive::sanitize_state() {
+  if (sanitize_.status == 2 && now_ >= sanitize_.end_ns) {
+    sanitize_.status = 1;
+    sanitize_.global_erased = true;
+  }
+  return sanitize_;
+}
+
+const DriveCounters& Drive::counters() {
+  counters_.ftl = ftl_.counters();
+  return counters_;
+}
+
+// --- persistence --------------------------------------------------------------------------
+
+void Drive::save(ByteWriter& out) const {
+  out.u64(now_);
+  out.u64(cur_t_);
+  out.u64(gc_ready_);
+  out.u64(rmw_ready_);
+  out.u32(open_unit_pages_);
+  out.u8(vwc_enabled_ ? 1 : 0);
+  out.u8(sanitize_.status);
+  out.u32(sanitize_.cdw10);
+  out.u64(sanitize_.start_ns);
+  out.u64(sanitize_.end_ns);
+  out.u8(sanitize_.global_erased ? 1 : 0);
+  for (uint64_t c : {counters_.host_read_bytes, counters_.host_write_bytes, counters_.host_read_commands,
+                     counters_.host_write_commands, counters_.buffer_read_pages, counters_.rmw_reads})
+    out.u64(c);
+  out.u64(stored_.size());
+  for (const auto& [sector, bytes] : stored_) {
+    out.u64(sector);
+    out.raw(bytes.data(), bytes.size());
+  }
+  timing_.save(out);
+  buffer_.save(out);
+  ftl_.save(out);
+}
+
+bool Drive::load(ByteReader& in) {
+  now_ = in.u64();
+  cur_t_ = in.u64();
+  gc_ready_ = in.u64();
+  rmw_ready_ = in.u64();
+  open_unit_pages_ = in.u32();
+  vwc_enabled_ = in.u8() != 0;
+  sanitize_.status = in.u8();
+  sanitize_.cdw10 = in.u32();
+  sanitize_.start_ns = in.u64();
+  sanitize_.end_ns = in.u64();
+  sanitize_.global_erased = in.u8() != 0;
+  for (uint64_t* c : {&counters_.host_read_bytes, &counters_.host_write_bytes, &counters_.host_read_commands,
+                      &counters_.host_write_commands, &counters_.buffer_read_pages, &counters_.rmw_reads})
+    *c = in.u64();
+  const uint64_t n = in.u64();
+  if (n > geo_.user_pages * (geo_.page_bytes / geo_.lba_bytes)) return false;
+  stored_.clear();
+  for (uint64_t i = 0; i < n && !in.failed(); ++i) {
+    const uint64_t sector = in.u64();
+    std::vector<uint8_t> bytes(geo_.lba_bytes);
+    in.raw(bytes.data(), bytes.size());
+    stored_.emplace(sector, std::move(bytes));
+  }
+  if (in.failed() || !timing_.load(in) || !buffer_.load(in) || !ftl_.load(in)) return false;
+  return open_unit_pages_ <= geo_.unit_pages;
+}
+
+}  // namespace pts::sim

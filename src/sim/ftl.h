@@ -1,0 +1,156 @@
+// sim/ftl.h — the page-mapped flash translation layer: logical page -> physical page map,
+// reverse map, validity bitmap, superblocks (free / open / closed), a host write frontier
+// and a GC write frontier, and garbage collection (greedy or FIFO victims) paced against
+// host writes so the free pool holds steady. Write amplification is not computed here: it
+// emerges from which pages GC must copy. Knows nothing about time: every flash operation
+// it needs is reported to a FlashSink (the timing model). May use: sim geometry, bytes.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/bytes.h"
+#include "sim/geometry.h"
+
+namespace pts::sim {
+
+/// Flash work the FTL asks for, in the order it needs it.
+class FlashSink {
+ public:
+  virtual ~FlashSink() = default;
+  /// A program unit of host data is complete (its pages sit in the write buffer).
+  virtual void host_unit(uint32_t die, uint64_t seq) = 0;
+  /// A program unit of pages copied by GC is complete.
+  virtual void gc_unit(uint32_t die) = 0;
+  /// GC reads one multi-plane group on `die` and transfers `pages` valid pages from it.
+  virtual void gc_read(uint32_t die, uint32_t pages) = 0;
+  /// Superblock `sb` is erased (one block erase on every die).
+  virtual void erase(uint32_t sb) = 0;
+};
+
+/// Lifetime page counts (one page = one mapping unit).
+struct FtlCounters {
+  uint64_t host_pages = 0;   ///< pages written by the host
+  uint64_t gc_pages = 0;     ///< pages copied by GC
+  uint64_t pad_pages = 0;    ///< filler programmed to close a unit early (write-through)
+  uint64_t erases = 0;       ///< superblock erases
+  uint64_t forced_gc = 0;    ///< victims cleaned in full because the free pool ran out
+  uint64_t trimmed = 0;      ///< pages deallocated by the host or a purge
+  /// NAND page writes: host + GC + padding.
+  uint64_t nand_pages() const { return host_pages + gc_pages + pad_pages; }
+};
+
+class Ftl {
+ public:
+  static constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
+  static constexpr uint32_t kStored = 0x80000000u;  ///< flag: some sectors hold stored bytes
+  static constexpr uint64_t kNotBuffered = UINT64_MAX;
+
+  enum class SbState : uint8_t { Free = 0, Host = 1, Gc = 2, Closed = 3 };
+  struct Superblock {
+    uint32_t valid = 0;
+    uint32_t erases = 0;
+    uint64_t closed_seq = 0;        ///< order of closing (FIFO policy)
+    uint64_t first_unit_seq = kNotBuffered;  ///< host units: seq of the first unit written here
+    SbState state = SbState::Free;
+    bool dirty = false;             ///< free but not erased yet (unmapped by a purge)
+  };
+
+  Ftl(const Geometry& geo, GcPolicy policy, uint32_t gc_free, uint32_t idle_gc_free);
+  void set_sink(FlashSink* sink) { sink_ = sink; }
+
+  const Geometry& geometry() const { return geo_; }
+
+  /// Brings the mapping entry of `lpn` towards the cache before a write or read.
+  void prefetch(uint64_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 0); }
+  /// Physical page of `lpn` (kUnmapped when never written or deallocated), flag removed.
+  uint32_t lookup(uint64_t lpn) const { return unpack(l2p_[lpn]); }
+  bool has_stored(uint64_t lpn) const { return l2p_[lpn] & kStored; }
+  void mark_stored(uint64_t lpn) { if (l2p_[lpn]) l2p_[lpn] |= kStored; }
+
+  /// Host write of one page; returns true when the old mapping carried the stored flag
+  /// (the new mapping has none).
+  bool write(uint64_t lpn);
+  /// Deallocates `lpn`; returns true when it carried the stored flag.
+  bool trim(uint64_t lpn);
+  /// Closes the open host unit with filler pages (for a write that must reach flash now).
+  /// Returns false when the open unit was empty.
+  bool pad_host_unit();
+  /// One step of host-idle GC (about one program unit of copies, or an erase); false when
+  /// the free pool already holds idle_gc_free superblocks or nothing can be cleaned.
+  bool idle_gc_step();
+  /// Purge: every page unmapped; superblocks holding data become free (erased later, when
+  /// reused, unless `erase_now`: then they are erased now, as a block-erase sanitize does).
+  void reset(bool erase_now);
+
+  /// Host-unit sequence number of the buffered data at `ppn`, or kNotBuffered for data
+  /// that never went through the host buffer (GC copies).
+  uint64_t unit_seq_of(uint32_t ppn) const {
+    const Superblock& s = sbs_[geo_.sb_of(ppn)];
+    if (s.first_unit_seq == kNotBuffered) return kNotBuffered;
+    return s.first_unit_seq + (ppn - uint64_t(geo_.sb_of(ppn)) * geo_.sb_pages) / geo_.unit_pages;  // reads only
+  }
+  /// Sequence number the open host unit will get.
+  uint64_t next_unit_seq() const { return next_unit_seq_; }
+
+  const FtlCounters& counters() const { return counters_; }
+  uint32_t free_superblocks() const { return static_cast<uint32_t>(free_.size()); }
+  uint64_t mapped_pages() const { return mapped_; }
+  const std::vector<Superblock>& superblocks() const { return sbs_; }
+  double mean_erases() const;
+
+  void save(ByteWriter& out) const;
+  bool load(ByteReader& in);
+
+  /// Checks every invariant (each mapped page valid and mapped back, valid counts equal the
+  /// bitmap, free superblocks empty, page accounting); "" when they hold, else the first
+  /// broken one. O(capacity): for tests.
+  std::string check_consistency() const;
+
+ private:
+  struct Frontier {
+    int64_t sb = -1;
+    uint64_t offset = 0;  ///< next page within the superblock
+  };
+  // Mapping entries hold ppn + 1, so the zero pages of a fresh (or purged) table mean
+  // "unmapped": a 2 TB drive's table costs nothing until it is written.
+  static uint32_t pack(uint64_t ppn) { return static_cast<uint32_t>(ppn + 1); }
+  static uint32_t unpack(uint32_t e) { return e == 0 ? kUnmapped : (e & ~kStored) - 1; }
+  bool valid(uint64_t ppn) const { return (valid_[ppn >> 6] >> (ppn & 63)) & 1u; }
+  void set_valid(uint64_t ppn) { valid_[ppn >> 6] |= uint64_t{1} << (ppn & 63); }
+  void clear_valid(uint64_t ppn) { valid_[ppn >> 6] &= ~(uint64_t{1} << (ppn & 63)); }
+  void invalidate(uint32_t ppn) {
+    clear_valid(ppn);
+    --sbs_[geo_.sb_of(ppn)].valid;
+  }
+  uint64_t append(Frontier& f, bool host);  ///< the next physical page of a frontier
+  void open(Frontier& f, bool host);
+  void close(Frontier& f);
+  void gc_pace();                            ///< copies owed for the host page just written
+  bool relocate_one();                       ///< false when the victim has nothing left
+  void finish_victim();
+  void select_victim();
+  void force_gc();
+
+  Geometry geo_;
+  GcPolicy policy_;
+  uint32_t gc_free_, idle_gc_free_;
+  FlashSink* sink_ = nullptr;
+  BigArray<uint32_t> l2p_;
+  BigArray<uint32_t> p2l_;
+  BigArray<uint64_t> valid_;
+  std::vector<Superblock> sbs_;
+  std::deque<uint32_t> free_;   ///< free superblocks, reused first-freed first (even wear)
+  Frontier host_, gc_;
+  int64_t victim_ = -1;
+  uint64_t scan_ = 0;            ///< next page of the victim to look at
+  uint64_t last_group_ = UINT64_MAX;
+  uint64_t credit_ = 0, num_ = 0, den_ = 1;  ///< copies owed: num_/den_ per host page
+  uint64_t close_seq_ = 0;
+  uint64_t next_unit_seq_ = 0;
+  uint64_t mapped_ = 0;
+  FtlCounters counters_;
+};
+
+}  // namespace pts::sim

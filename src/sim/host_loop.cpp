@@ -1,0 +1,246 @@
+// sim/host_loop.cpp — see host_loop.h. Events are (relative time << 16 | slot) keys in a
+// min-queue, so ties resolve by slot number and the run is deterministic. Each worker keeps a
+// few I/Os drawn ahead (its draw sequence does not depend on timing), which lets the drive
+// prefetch their mapping entries: the only random memory accesses of a host write.
+#include "sim/host_loop.h"
+
+#include <algorithm>
+#include <queue>
+#include <string>
+
+#include "core/clock.h"
+#include "engine/rate_pacer.h"
+#include "engine/workload.h"
+
+namespace pts::sim {
+
+namespace {
+
+constexpr uint64_t kNsPerSecond = 1'000'000'000ull;
+constexpr uint32_t kAhead = 8;  ///< I/Os drawn ahead per worker
+
+struct Draw {
+  uint64_t offset;
+  uint32_t bytes;
+  bool is_read;
+};
+
+struct Worker {
+  const engine::WorkerPlan* plan = nullptr;
+  engine::Rng rng;
+  engine::RandomOffsets random;
+  engine::SequentialOffsets sequential;
+  engine::RatePacer pacer{1.0};
+  bool paced = false;
+  bool issuing = true;
+  uint64_t issued_bytes = 0;
+  Draw ahead[kAhead];
+  uint32_t head = 0;
+  engine::WorkerStats* stats = nullptr;
+  uint64_t end_ns = 0;
+
+  explicit Worker(const engine::WorkerPlan& p)
+      : plan(&p), rng(p.seed, p.worker_index + 1), random(p), sequential(p) {
+    if (p.rate_iops > 0) {
+      pacer = engine::RatePacer(p.rate_iops);
+      paced = true;
+    }
+  }
+  Draw draw(const Drive& drive) {
+    Draw d;
+    d.is_read = (rng.next() >> 32) < plan->read_threshold;
+    const engine::BlockChoice& block = engine::draw_block(*plan, rng);
+    d.bytes = block.bytes;
+    d.offset = plan->sequential ? sequential.next(rng, block) : random.next(rng, block);
+    drive.prefetch(d.offset);
+    return d;
+  }
+  void fill(const Drive& drive) {
+    for (auto& a : ahead) a = draw(drive);
+  }
+  Draw next(const Drive& drive) {
+    const Draw d = ahead[head];
+    ahead[head] = draw(drive);
+    head = (head + 1) % kAhead;
+    return d;
+  }
+};
+
+/// Min-queue of event keys: a FIFO takes every key at or above its last one (completions of
+/// writes through the buffer arrive in submission order, so a write workload never touches
+/// the heap), a binary heap the rest. Pop returns the smaller of the two fronts.
+class EventQueue {
+ public:
+  explicit EventQueue(size_t capacity) { ring_.resize(capacity + 1); }
+  bool empty() const { return head_ == tail_ && heap_.empty(); }
+  void push(uint64_t key) {
+    if (head_ == tail_ || key >= back_) {
+      ring_[tail_] = key;
+      tail_ = tail_ + 1 == ring_.size() ? 0 : tail_ + 1;
+      back_ = key;
+    } else {
+      heap_.push(key);
+    }
+  }
+  uint64_t pop() {
+    if (head_ != tail_ && (heap_.empty() || ring_[head_] < heap_.top())) {
+      const uint64_t k = ring_[head_];
+      head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
+      return k;
+    }
+    const uint64_t k = heap_.top();
+    heap_.pop();
+    return k;
+  }
+
+ private:
+  std::vector<uint64_t> ring_;  ///< one more than the events that can be queued at once
+  size_t head_ = 0, tail_ = 0;
+  uint64_t back_ = 0;
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap_;
+};
+
+struct Slot {
+  uint32_t worker = 0;
+  bool busy = false;
+  bool is_read = false;
+  uint32_t bytes = 0;
+  uint64_t submit_ns = 0;
+};
+
+}  // namespace
+
+core::Status check_spec(const model::AccessSpec& spec, const engine::IoTarget&) {
+  std::vector<std::string> e;
+  if (uint64_t(spec.threads) * spec.queue_depth > kMaxSlots)
+    e.push_back("the simulated drive's host model runs at most " + std::to_string(kMaxSlots) +
+                " outstanding I/Os (TC x QD), not " + std::to_string(uint64_t(spec.threads) * spec.queue_depth));
+  if (spec.bytes_limit == 0 && !(spec.seconds * 1e9 < double(kMaxCellNs)))
+    e.push_back("a simulated cell lasts at most " + std::to_string(kMaxCellNs / kNsPerSecond) + " s of virtual time");
+  if (!e.empty()) return core::Error(core::ErrorKind::BadInput, e);
+  return core::ok_status();
+}
+
+core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& spec, const std::atomic<bool>* abort,
+                                       const engine::ProgressFn& progress, uint64_t stop_at_event,
+                                       std::vector<engine::WorkerStats>* stats) {
+  const engine::IoTarget target{"sim", drive.capacity_bytes(), drive.geometry().lba_bytes};
+  if (auto ok = check_spec(spec, target); !ok.ok()) return ok.error();
+  auto plans = engine::plan_workers(spec, target);
+  if (!plans.ok()) return plans.error();
+
+  LoopOutcome out;
+  out.t0_ns = drive.now();
+  const uint64_t t0 = out.t0_ns;
+  const uint64_t deadline = spec.bytes_limit ? UINT64_MAX : t0 + static_cast<uint64_t>(spec.seconds * 1e9);
+  std::vector<Worker> workers;
+  workers.reserve(plans->size());
+  if (stats) stats->assign(plans->size(), engine::WorkerStats{});
+  std::vector<Slot> slots;
+  for (const auto& p : *plans) {
+    workers.emplace_back(p);
+    Worker& w = workers.back();
+    if (stats) w.stats = &(*stats)[workers.size() - 1];
+    w.fill(drive);
+    if (w.paced) w.pacer.start(t0);
+    for (uint32_t q = 0; q < p.queue_depth; ++q) slots.push_back({static_cast<uint32_t>(workers.size() - 1)});
+  }
+
+  EventQueue heap(slots.size());
+  for (uint32_t s = 0; s < slots.size(); ++s) heap.push(s);  // every slot issues at t0
+  bool stopped = false;
+  uint64_t completed = 0;
+  uint64_t next_progress_check = 1 << 16;
+  uint64_t real_last = progress ? core::monotonic_ns() : 0;
+
+  while (!heap.empty()) {
+    const uint64_t key = heap.pop();
+    const uint64_t t = t0 + (key >> 16);
+    const uint32_t s = static_cast<uint32_t>(key & 0xFFFF);
+    if (!stopped && (out.events == stop_at_event ||
+                     ((out.events & 1023) == 0 && abort && abort->load(std::memory_order_relaxed)))) {
+      stopped = true;
+      out.stopped_at_event = out.events;
+    }
+    ++out.events;
+    Slot& slot = slots[s];
+    Worker& w = workers[slot.worker];
+    if (slot.busy) {  // a completion
+      slot.busy = false;
+      ++completed;
+      w.end_ns = t;
+      if (engine::WorkerStats* st = w.stats) {
+        const uint64_t latency = t - slot.submit_ns;
+        if (slot.is_read) {
+          st->read_latency.record(latency);
+          ++st->read_ios;
+          st->read_bytes += slot.bytes;
+        } else {
+          st->write_latency.record(latency);
+          ++st->write_ios;
+          st->write_bytes += slot.bytes;
+        }
+        const uint64_t second = (t - t0) / kNsPerSecond;
+        if (second >= st->completions_per_second.size()) st->completions_per_second.resize(second + 1, 0);
+        ++st->completions_per_second[second];
+      }
+    }
+    if (stopped || t >= deadline) w.issuing = false;
+    if (!w.issuing) continue;
+    if (w.issued_bytes >= w.plan->byte_budget) {
+      w.issuing = false;
+      continue;
+    }
+    if (w.paced) {
+      if (w.pacer.allowed(t) == 0) {  // not due yet: wake this slot at its release
+        const uint64_t release = std::min(w.pacer.next_release_ns(), deadline);
+        heap.push(((release - t0) << 16) | s);
+        continue;
+      }
+      w.pacer.issued(1);
+    }
+    const Draw d = w.next(drive);
+    const uint64_t done = d.is_read ? drive.submit_read(t, d.offset, d.bytes) : drive.submit_write(t, d.offset, d.bytes);
+    w.issued_bytes += d.bytes;
+    if (done == Drive::kFailed) {  // stop this worker on its first error, like fio's default
+      w.issuing = false;
+      if (w.stats) {
+        ++w.stats->io_errors;
+        if (w.stats->first_error.empty())
+          w.stats->first_error = std::string(d.is_read ? "read" : "write") + " of " + std::to_string(d.bytes) +
+                                 " B at offset " + std::to_string(d.offset) + ": Sanitize In Progress";
+      }
+      continue;
+    }
+    if (done - t0 >= kMaxCellNs) [[unlikely]] {  // cannot be keyed: end the cell here
+      for (auto& other : workers) other.issuing = false;
+      stopped = true;
+      if (out.error.empty())
+        out.error = "the cell ran past " + std::to_string(kMaxCellNs / kNsPerSecond) + " s of virtual time";
+      w.end_ns = std::max(w.end_ns, t);
+      continue;
+    }
+    slot.busy = true;
+    slot.is_read = d.is_read;
+    slot.bytes = d.bytes;
+    slot.submit_ns = t;
+    heap.push(((done - t0) << 16) | s);
+    if (progress && out.events >= next_progress_check) {
+      next_progress_check = out.events + (1 << 16);
+      const uint64_t real_now = core::monotonic_ns();
+      if (real_now - real_last >= kNsPerSecond) {
+        real_last = real_now;
+        progress(static_cast<double>(t - t0) / 1e9, completed);
+      }
+    }
+  }
+  out.end_ns = t0;
+  for (auto& w : workers) {
+    out.end_ns = std::max(out.end_ns, w.end_ns);
+    if (w.stats) w.stats->end_ns = w.end_ns;
+  }
+  drive.advance_to(out.end_ns);
+  return out;
+}
+
+}  // namespace pts::sim

@@ -1,0 +1,47 @@
+// sim/host_loop.h — the host side of a simulated cell: TC workers x QD slots in a closed
+// loop, in virtual time. Each worker draws its I/Os exactly as the io_uring engine's workers
+// do (engine/workload.h: plan_workers, the block-size table, the R/W threshold, the offset
+// generators, the per-worker Rng stream), submits them to the Drive when a slot is free
+// (and the rate pacer allows), and the next event is always the earliest completion. Used
+// for measured cells (with statistics) and for replaying the state file's log (without).
+// May use: core, model, engine (workload, rng, rate pacer, worker stats), sim drive.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "engine/io_engine.h"
+#include "engine/uring_worker.h"
+#include "model/access_spec.h"
+#include "sim/drive.h"
+
+namespace pts::sim {
+
+struct LoopOutcome {
+  uint64_t t0_ns = 0;        ///< virtual start
+  uint64_t end_ns = 0;       ///< virtual time of the last completion
+  uint64_t events = 0;       ///< completions and pacing wake-ups processed
+  /// Event count at which issuing stopped because of the abort flag; UINT64_MAX if never.
+  uint64_t stopped_at_event = UINT64_MAX;
+  /// Set when the run had to stop early on its own (e.g. a cell past the virtual-time limit).
+  std::string error;
+};
+
+/// Limits the simulated host loop enforces (beyond plan_workers' checks).
+inline constexpr uint32_t kMaxSlots = 65535;           ///< TC x QD
+inline constexpr uint64_t kMaxCellNs = uint64_t{1} << 48;  ///< 78 hours of virtual time per cell
+
+/// Checks what the simulated host loop cannot run (every problem at once, BadInput).
+core::Status check_spec(const model::AccessSpec& spec, const engine::IoTarget& target);
+
+/// Runs `spec` (seed set) from drive.now(); the drive's clock ends at the last completion.
+/// `abort` (may be null) is polled every 1024 events; `stop_at_event` replays an aborted run
+/// (issuing stops at that event). `stats` (may be null) receives one entry per worker.
+core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& spec, const std::atomic<bool>* abort,
+                                       const engine::ProgressFn& progress, uint64_t stop_at_event,
+                                       std::vector<engine::WorkerStats>* stats);
+
+}  // namespace pts::sim

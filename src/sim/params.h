@@ -1,0 +1,91 @@
+// sim/params.h — every parameter of a simulated drive (host interface, controller, write
+// buffer, FTL, flash geometry and timing), the named profiles (`demo`, `dc-tlc-2t`, ...)
+// with where each value comes from, and `k=v` overrides with validation. Pure: no I/O.
+// May use: core.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+
+namespace pts::sim {
+
+/// Garbage-collection victim selection.
+enum class GcPolicy {
+  Greedy,  ///< the closed superblock with the fewest valid pages
+  Fifo     ///< the oldest closed superblock (least recently written, LRW)
+};
+
+struct SimParams {
+  std::string profile;              ///< name of the profile the values started from
+  // Host interface
+  uint64_t capacity_bytes = 0;      ///< user capacity (a multiple of page_bytes)
+  uint32_t lba_bytes = 512;         ///< logical block size
+  double pcie_mbps = 3500;          ///< host link, each direction, MB/s (10^6 B/s)
+  // Controller
+  uint32_t cmd_read_ns = 10000;     ///< fixed controller latency added to every read command
+  uint32_t cmd_write_ns = 19800;    ///< ... to every write command (up to the buffer)
+  uint32_t cmd_occupancy_ns = 1400; ///< controller busy time per command (caps IOPS at 1/this)
+  uint64_t buffer_bytes = 0;        ///< write buffer (DRAM) holding data until it is programmed
+  bool plp = true;                  ///< power-loss protected buffer: no volatile write cache
+  // FTL
+  uint32_t page_bytes = 4096;       ///< mapping unit of the page-mapped FTL
+  double op = 0.07;                 ///< spare factor rho: physical = user x (1 + op)
+  GcPolicy gc = GcPolicy::Greedy;
+  uint32_t gc_free = 3;             ///< foreground GC keeps this many superblocks free
+  uint32_t idle_gc_free = 24;       ///< host idle: GC cleans until this many are free
+  uint32_t pe_cycles = 3000;        ///< rated program/erase cycles (SMART percentage used)
+  // Flash geometry
+  uint32_t channels = 8;
+  uint32_t dies = 64;               ///< in total, spread evenly over the channels
+  uint32_t planes = 4;              ///< per die; multi-plane program, read and erase
+  uint32_t flash_page_bytes = 16384;
+  uint32_t pages_per_block = 768;   ///< flash pages per block (per plane)
+  uint32_t bits_per_cell = 3;       ///< pages programmed together per wordline (TLC: 3)
+  // Flash timing
+  uint32_t read_ns = 60000;         ///< tR: page read into the die's register
+  uint32_t prog_ns = 4000000;       ///< tPROG: one wordline, all planes (one program unit)
+  uint32_t erase_ns = 3500000;      ///< tBERS: one block on every plane
+  double channel_mbps = 533;        ///< flash channel bus, MB/s
+  uint32_t crypto_erase_ms = 2000;  ///< Sanitize / Format crypto erase: key change + unmap
+};
+
+/// A parameter's documentation: name as used in `sim:PROFILE,name=value`, unit and meaning.
+struct ParamDoc {
+  const char* name;
+  const char* unit;
+  const char* meaning;
+};
+
+/// Every parameter, in display order.
+const std::vector<ParamDoc>& param_docs();
+
+/// Profile names, in display order, with a one-line description.
+std::vector<std::pair<std::string, std::string>> profile_list();
+
+/// The profile's values, or BadInput naming the known profiles.
+core::Result<SimParams> profile_params(const std::string& name);
+
+/// Where each of the profile's values comes from (name -> source), for `info` and docs.
+std::vector<std::pair<std::string, std::string>> profile_sources(const std::string& name);
+
+/// Applies `name=value` to `p`; returns "" or the problem (naming the parameter).
+std::string apply_override(SimParams& p, const std::string& name, const std::string& value);
+
+/// Checks the whole parameter set; every problem at once (BadInput).
+core::Status validate(const SimParams& p);
+
+/// The value of parameter `name` in `p` as text (the same syntax apply_override accepts).
+std::string param_value(const SimParams& p, const std::string& name);
+
+/// Canonical description: "PROFILE,name=value,..." listing only what differs from the
+/// profile (overrides), so equal drives have equal strings.
+std::string canonical(const SimParams& p);
+
+/// "name=value" for every parameter, in display order (the state file stores this).
+std::vector<std::pair<std::string, std::string>> all_values(const SimParams& p);
+
+}  // namespace pts::sim

@@ -1,0 +1,346 @@
+// sim/session.cpp — see session.h.
+#include "sim/session.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+#include "core/clock.h"
+#include "sim/host_loop.h"
+
+namespace pts::sim {
+
+namespace {
+
+/// Replay a log may hold before a snapshot, however cheap the snapshot (see commit()).
+constexpr double kMinBacklogSeconds = 10.0;
+
+void snapshot_fn(void* ctx, ByteWriter& out) { static_cast<const Drive*>(ctx)->save(out); }
+
+double seconds_since(uint64_t t0) { return static_cast<double>(core::monotonic_ns() - t0) / 1e9; }
+
+std::string make_serial(uint64_t salt) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "SIM-%012llX", static_cast<unsigned long long>(salt & 0xFFFFFFFFFFFFull));
+  return buf;
+}
+
+StateHeader header_for(const SimParams& p, uint64_t salt) {
+  StateHeader h;
+  h.canonical = canonical(p);
+  h.values = all_values(p);
+  h.salt = salt;
+  h.serial = make_serial(salt);
+  h.created_wall_ns = core::wall_ns();
+  return h;
+}
+
+core::Error mismatch(const SimTarget& t, const StateHeader& h) {
+  const std::string& path = t.state_path;
+  const std::string file_profile = h.canonical.substr(0, h.canonical.find(','));
+  if (file_profile != t.params.profile)
+    return core::bad_input("state file " + path + " holds a simulated drive of profile '" + file_profile + "' (" +
+                           h.canonical + "), not '" + t.params.profile + "'; name it sim:" + h.canonical + "@" + path +
+                           " or use another state file");
+  std::string diffs;
+  const auto want = all_values(t.params);
+  for (const auto& [k, v] : want) {
+    std::string have = "(missing)";
+    for (const auto& [hk, hv] : h.values)
+      if (hk == k) have = hv;
+    if (have != v) diffs += (diffs.empty() ? "" : ", ") + k + " is " + have + " in the file, " + v + " in the target";
+  }
+  return core::bad_input("state file " + path + " holds the simulated drive " + h.canonical +
+                         ", which differs from the target (" + diffs + "); name it sim:" + h.canonical + "@" + path +
+                         " or use another state file");
+}
+
+}  // namespace
+
+void encode_spec(const model::AccessSpec& s, ByteWriter& w) {
+  w.u8(s.pattern == model::AccessPattern::Sequential ? 1 : 0);
+  w.u32(s.read_pct);
+  w.u32(s.block_bytes);
+  w.u32(static_cast<uint32_t>(s.bs_split.size()));
+  for (const auto& b : s.bs_split) {
+    w.u32(b.bytes);
+    w.u32(b.percent);
+  }
+  w.u32(s.threads);
+  w.u32(s.queue_depth);
+  w.f64(s.seconds);
+  w.u64(s.bytes_limit);
+  w.f64(s.active_range_pct);
+  w.u32(static_cast<uint32_t>(s.zones.size()));
+  for (const auto& z : s.zones) {
+    w.u32(z.io_pct);
+    w.f64(z.range_pct);
+  }
+  w.u32(s.ar_segments.count);
+  w.u64(s.ar_segments.segment_bytes);
+  w.u32(s.ar_segments.align_bytes);
+  w.u64(s.ar_segments.seed);
+  w.u32(static_cast<uint32_t>(s.stream_start_bytes.size()));
+  for (uint64_t b : s.stream_start_bytes) w.u64(b);
+  w.u64(s.rate_iops);
+  w.u64(s.seed);
+}
+
+bool decode_spec(ByteReader& r, model::AccessSpec& s) {
+  s.pattern = r.u8() ? model::AccessPattern::Sequential : model::AccessPattern::Random;
+  s.read_pct = r.u32();
+  s.block_bytes = r.u32();
+  const uint32_t n = r.u32();
+  if (n > 100) return false;
+  s.bs_split.clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    model::BlockSizeShare b;
+    b.bytes = r.u32();
+    b.percent = r.u32();
+    s.bs_split.push_back(b);
+  }
+  s.threads = r.u32();
+  s.queue_depth = r.u32();
+  s.seconds = r.f64();
+  s.bytes_limit = r.u64();
+  s.active_range_pct = r.f64();
+  const uint32_t zones = r.u32();
+  if (zones > 100) return false;
+  s.zones.clear();
+  for (uint32_t i = 0; i < zones; ++i) {
+    model::AccessZone z;
+    z.io_pct = r.u32();
+    z.range_pct = r.f64();
+    s.zones.push_back(z);
+  }
+  s.ar_segments.count = r.u32();
+  s.ar_segments.segment_bytes = r.u64();
+  s.ar_segments.align_bytes = r.u32();
+  s.ar_segments.seed = r.u64();
+  const uint32_t streams = r.u32();
+  if (streams > (1u << 20)) return false;
+  s.stream_start_bytes.clear();
+  for (uint32_t i = 0; i < streams && !r.failed(); ++i) s.stream_start_bytes.push_back(r.u64());
+  s.rate_iops = r.u64();
+  s.seed = r.u64();
+  return !r.failed();
+}
+
+core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& target, bool writable) {
+  std::shared_ptr<DriveSession> s(new DriveSession);
+  s->target_ = target;
+  const std::string& path = target.state_path;
+  struct stat st {};
+  bool exists = ::stat(path.c_str(), &st) == 0;
+  if (!exists && writable) {
+    std::random_device rd;
+    uint64_t salt = 0;
+    while (salt == 0) salt = (uint64_t(rd()) << 32) ^ rd() ^ core::wall_ns();
+    s->header_ = header_for(target.params, salt);
+    s->drive_ = std::make_unique<Drive>(target.params, salt);
+    auto f = StateFile::create(path, s->header_, &snapshot_fn, s->drive_.get());
+    if (f.ok()) {
+      s->file_ = std::move(f.value());
+      s->created_ = true;
+    } else if (::stat(path.c_str(), &st) == 0) {
+      exists = true;  // another process created it meanwhile: open that one
+    } else {
+      return f.error();
+    }
+  }
+  if (!exists && !writable) {
+    s->header_ = header_for(target.params, 0);
+    s->header_.serial = "SIM-NOT-CREATED";
+    s->drive_ = std::make_unique<Drive>(target.params, 0);
+    s->exists_ = false;
+  }
+  if (exists && !s->created_) {
+    const uint64_t t0 = core::monotonic_ns();
+    std::optional<StateFile> file;
+    if (writable) {
+      auto f = StateFile::open_locked(path);
+      if (!f.ok()) return f.error();
+      file = std::move(f.value());
+    }
+    auto img = read_state_file(path, file ? file->fd() : -1);
+    if (!img.ok()) return img.error();
+    bool same = img->header.values == all_values(target.params);
+    if (!same) return mismatch(target, img->header);
+    s->header_ = img->header;
+    s->drive_ = std::make_unique<Drive>(target.params, s->header_.salt);
+    ByteReader r(img->snapshot, img->snapshot_bytes);
+    if (!s->drive_->load(r) || !r.done())
+      return core::bad_input("state file " + path + ": corrupted (the snapshot does not decode)");
+    s->stats_.load_seconds = seconds_since(t0);
+    const uint64_t t1 = core::monotonic_ns();
+    for (size_t i = 0; i < img->records.size(); ++i) {
+      const LogRecord& rec = img->records[i];
+      if (!apply(*s->drive_, rec.type, rec.payload, rec.bytes))
+        return core::bad_input("state file " + path + ": corrupted (log record " + std::to_string(i + 1) +
+                               " does not replay)");
+    }
+    s->stats_.records_replayed = img->records.size();
+    s->stats_.replay_seconds = seconds_since(t1);
+    s->backlog_seconds_ = s->stats_.replay_seconds;
+    if (file && img->torn_tail) {
+      if (auto t = file->truncate_to(img->good_end); !t.ok()) return t.error();
+      s->stats_.dropped_torn_tail = true;
+    }
+    s->file_ = std::move(file);
+  }
+  s->anchor_real_wall_ = core::wall_ns();
+  s->anchor_virtual_ = s->drive_->now();
+  return s;
+}
+
+DriveSession::~DriveSession() {
+  if (!closed_) (void)close();
+}
+
+core::Status DriveSession::begin_change(RecordType) {
+  if (!file_) return core::ok_status();  // read-only: changes stay in memory
+  return commit();
+}
+
+void DriveSession::set_pending(RecordType type, std::vector<uint8_t> payload, double cost) {
+  pending_ = std::make_pair(type, std::move(payload));
+  pending_cost_ = cost;
+}
+
+void DriveSession::ran(const model::AccessSpec& spec, uint64_t stopped_at_event, double cpu_seconds) {
+  ByteWriter w;
+  encode_spec(spec, w);
+  w.u64(stopped_at_event);
+  set_pending(RecordType::Run, std::move(w.bytes()), cpu_seconds);
+}
+
+void DriveSession::idled(uint64_t ns) {
+  ByteWriter w;
+  w.u64(ns);
+  set_pending(RecordType::Idle, std::move(w.bytes()), 0);
+}
+
+double DriveSession::estimated_snapshot_seconds() const {
+  // Mapped pages cost a mapping and a reverse-map entry each (unmapped runs compress away).
+  const double bytes = double(drive_->ftl().mapped_pages()) * 8.0 + 65536.0;
+  return bytes / snapshot_bytes_per_second_;
+}
+
+void DriveSession::formatted(uint8_t ses) {
+  snapshot_due_ = true;
+  ByteWriter w;
+  w.u8(ses);
+  set_pending(RecordType::Format, std::move(w.bytes()), 0);
+}
+
+void DriveSession::sanitized(uint8_t sanact, uint32_t cdw10) {
+  snapshot_due_ = true;
+  ByteWriter w;
+  w.u8(sanact);
+  w.u32(cdw10);
+  set_pending(RecordType::Sanitize, std::move(w.bytes()), 0);
+}
+
+void DriveSession::set_write_cache(bool on) {
+  ByteWriter w;
+  w.u8(on ? 1 : 0);
+  set_pending(RecordType::SetWriteCache, std::move(w.bytes()), 0);
+}
+
+void DriveSession::wrote_blocks(uint64_t offset, const std::vector<uint8_t>& data) {
+  ByteWriter w;
+  w.u64(offset);
+  w.u32(static_cast<uint32_t>(data.size()));
+  w.raw(data.data(), data.size());
+  set_pending(RecordType::BlockWrite, std::move(w.bytes()), 0);
+}
+
+core::Status DriveSession::commit() {
+  if (!file_) return core::ok_status();
+  if (pending_) {
+    const uint64_t t0 = core::monotonic_ns();
+    auto st = file_->append(pending_->first, pending_->second);
+    if (!st.ok()) return st;
+    ++stats_.checkpoints;
+    stats_.checkpoint_seconds += seconds_since(t0);
+    backlog_seconds_ += pending_cost_;
+    pending_.reset();
+    pending_cost_ = 0;
+  }
+  // Ski rental: a snapshot once replaying the log would take twice as long as writing one
+  // (so snapshots cost at most half the simulation time) but not before kMinBacklogSeconds
+  // of replay have built up (so a small drive does not rewrite its state every few cells).
+  // After a purge the drive is nearly empty: its snapshot is tiny and drops the whole log.
+  const double est = estimated_snapshot_seconds();
+  if (snapshot_due_ || backlog_seconds_ > std::max(2 * est, kMinBacklogSeconds)) return snapshot();
+  return core::ok_status();
+}
+
+core::Status DriveSession::snapshot() {
+  const uint64_t t0 = core::monotonic_ns();
+  auto st = file_->rewrite(header_, &snapshot_fn, drive_.get());
+  if (!st.ok()) return st;
+  const double dt = seconds_since(t0);
+  ++stats_.snapshots;
+  stats_.snapshot_seconds += dt;
+  const double bytes = double(drive_->ftl().mapped_pages()) * 8.0 + 65536.0;
+  if (dt > 0.05) snapshot_bytes_per_second_ = bytes / dt;  // short ones measure mostly fsync
+  backlog_seconds_ = 0;
+  snapshot_due_ = false;
+  return core::ok_status();
+}
+
+core::Status DriveSession::close() {
+  closed_ = true;
+  return commit();
+}
+
+bool DriveSession::apply(Drive& drive, RecordType type, const uint8_t* payload, size_t bytes) {
+  ByteReader r(payload, bytes);
+  switch (type) {
+    case RecordType::Run: {
+      model::AccessSpec spec;
+      if (!decode_spec(r, spec)) return false;
+      const uint64_t stop = r.u64();
+      if (r.failed() || !r.done()) return false;
+      return run_workload(drive, spec, nullptr, {}, stop, nullptr).ok();
+    }
+    case RecordType::Idle: {
+      const uint64_t ns = r.u64();
+      if (r.failed()) return false;
+      drive.idle(ns);
+      return true;
+    }
+    case RecordType::Format: {
+      const uint8_t ses = r.u8();
+      if (r.failed() || ses > 2) return false;
+      drive.format(ses);
+      return true;
+    }
+    case RecordType::Sanitize: {
+      const uint8_t act = r.u8();
+      const uint32_t cdw10 = r.u32();
+      if (r.failed() || (act != 2 && act != 4)) return false;
+      drive.start_sanitize(act, cdw10);
+      return true;
+    }
+    case RecordType::SetWriteCache: {
+      const uint8_t on = r.u8();
+      if (r.failed()) return false;
+      drive.set_vwc(on != 0);
+      return true;
+    }
+    case RecordType::BlockWrite: {
+      const uint64_t off = r.u64();
+      const uint32_t n = r.u32();
+      if (r.failed() || n > r.left()) return false;
+      std::vector<uint8_t> data(r.here(), r.here() + n);
+      return drive.write_blocks(off, data) || true;
+    }
+  }
+  return false;
+}
+
+}  // namespace pts::sim

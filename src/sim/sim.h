@@ -1,0 +1,60 @@
+// sim/sim.h — the simulated drive as the rest of ptsuite sees it: an io engine (the
+// namespace's I/O, engine::IoEngine), an admin transport (the controller,
+// device::AdminTransport: Identify, logs, features, Format NVM, Sanitize), block access with
+// bytes (purge verification, device::BlockAccess) and a clock whose time is the drive's
+// virtual time (core::Clock: idle waits advance it and let background GC run). app builds an
+// NVMe target over the transport (device::make_nvme_target), so purge choice, sanitize
+// monitoring and verification run through their real code; nothing above these interfaces
+// asks which drive it talks to. May use: core, model, engine and device interfaces.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "device/admin_transport.h"
+#include "device/block_access.h"
+#include "device/target_device.h"
+#include "engine/io_engine.h"
+#include "model/cell.h"
+#include "model/run_record.h"
+#include "sim/session.h"
+#include "sim/target.h"
+
+namespace pts::sim {
+
+/// Everything app wires for one simulated drive.
+struct SimDevice {
+  std::shared_ptr<DriveSession> session;
+  std::shared_ptr<core::Clock> clock;                        ///< virtual time
+  std::unique_ptr<device::AdminTransport> transport;         ///< the controller
+  std::shared_ptr<device::BlockAccessFactory> block_access;  ///< bytes of blocks
+  /// The guard's check for this drive: ok while this process holds the state file's
+  /// exclusive lock (the simulated equivalent of O_EXCL), Refused for a read-only view.
+  std::function<core::Status()> guard;
+};
+
+/// Opens the drive `target` names (see DriveSession::open for `writable`).
+core::Result<SimDevice> open_sim_device(const SimTarget& target, bool writable);
+
+/// The NVMe target over the drive's controller (device::make_nvme_target, so purge choice,
+/// sanitize monitoring and verification are the real code): one namespace (NSID 1) in a
+/// subsystem of one controller, polling waits in virtual time, its guard the state file's
+/// lock. Takes `dev.transport`. A writable drive's target is given the locked state file's
+/// descriptor as its held one (the block access accepts no other).
+std::unique_ptr<device::TargetDevice> make_sim_target(const std::string& path, SimDevice& dev);
+
+/// The namespace's I/O engine: cells run in the drive's virtual time; the CellResult has the
+/// same fields as the io_uring engine's, plus CellResult::simulated.
+std::unique_ptr<engine::IoEngine> make_sim_engine(std::shared_ptr<DriveSession> session,
+                                                  std::shared_ptr<core::Clock> clock);
+
+/// The controller alone (open_sim_device wires it; tests build targets over it).
+std::unique_ptr<device::AdminTransport> make_sim_controller(std::shared_ptr<DriveSession> session);
+
+/// What a run record says about the drive (RunRecord::simulated_drive).
+model::SimulatedDriveInfo describe_for_record(const DriveSession& session);
+
+}  // namespace pts::sim

@@ -1,0 +1,31 @@
+// sim/target.h — the `sim:` target syntax: sim:PROFILE[,name=value...][@STATE_FILE]. The
+// state file defaults to $PTSUITE_SIM_DIR (else /var/tmp)/ptsuite-sim-<profile>[-<hash of
+// the overrides>].simdrive, so every command naming the same drive finds the same file.
+// Pure parsing: nothing is opened. May use: core, sim params.
+#pragma once
+
+#include <string>
+
+#include "core/result.h"
+#include "sim/params.h"
+
+namespace pts::sim {
+
+struct SimTarget {
+  SimParams params;
+  std::string state_path;    ///< absolute path of the state file
+  bool default_path = false; ///< no @PATH was given
+  /// "sim:demo,op=28%@/var/tmp/x.simdrive": the form stored in run records (resume reopens it).
+  std::string text() const;
+};
+
+/// True for any string starting with "sim:".
+bool is_sim_target(const std::string& text);
+
+/// Parses a sim: target; every problem at once (BadInput), each naming the target.
+core::Result<SimTarget> parse_sim_target(const std::string& text);
+
+/// Directory of default state files: $PTSUITE_SIM_DIR, else /var/tmp.
+std::string default_state_dir();
+
+}  // namespace pts::sim

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# tests-pts/e2e/sim_bad_input.sh PTSUITE — bad simulated-drive input: unknown profile or
+# parameter, op <= 0, a capacity that is not a multiple of the page, a state file of another
+# profile, of a newer format or corrupted: one clear message, exit 2, the state file untouched.
+# A state file locked by another process is refused by the guard (exit 3).
+source "$(dirname "$0")/sim_lib.sh"
+S="$WORK/s.simdrive"
+"$PTSUITE" spec "sim:tiny@$S" --rw randwrite --seconds 2 >/dev/null || fail "make the drive"
+good=$(sum "$S")
+
+expect() {  # expect CODE PATTERN CMD...: exit CODE, stderr matching PATTERN, state file untouched
+  local code=$1 pattern=$2; shift 2
+  local rc=0; "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  [ "$rc" = "$code" ] || { cat "$WORK/err"; fail "'$*': exit $rc, expected $code"; }
+  grep -q -- "$pattern" "$WORK/err" || { cat "$WORK/err"; fail "'$*': no message matching '$pattern'"; }
+  [ "$(sum "$S")" = "$good" ] || fail "'$*' changed the state file"
+}
+for cmd in info "run iops" "spec"; do
+  # shellcheck disable=SC2086
+  expect 2 "unknown simulated-drive profile 'nope'" "$PTSUITE" $cmd "sim:nope@$S"
+  expect 2 "unknown parameter 'speed'" "$PTSUITE" $cmd "sim:tiny,speed=9@$S"
+  expect 2 "op=0%" "$PTSUITE" $cmd "sim:tiny,op=0%@$S"
+  expect 2 "op=-3%" "$PTSUITE" $cmd "sim:tiny,op=-3%@$S"
+  expect 2 "not a multiple of the 4096-byte page" "$PTSUITE" $cmd "sim:tiny,capacity=1000000001@$S"
+  expect 2 "profile 'tiny'" "$PTSUITE" $cmd "sim:demo@$S"
+  expect 2 "differs from the target" "$PTSUITE" $cmd "sim:tiny,op=28%@$S"
+done
+cp "$S" "$WORK/keep"
+printf '\x09' | dd of="$S" bs=1 seek=16 conv=notrunc status=none   # format version 9
+good=$(sum "$S")
+expect 2 "newer than this ptsuite" "$PTSUITE" run iops "sim:tiny@$S"
+cp "$WORK/keep" "$S"
+size=$(stat -c %s "$S")
+printf '\xff\xff\xff\xff' | dd of="$S" bs=1 seek=$((size / 2)) conv=notrunc status=none
+good=$(sum "$S")
+expect 2 "corrupted" "$PTSUITE" info "sim:tiny@$S"
+expect 2 "corrupted" "$PTSUITE" run iops "sim:tiny@$S"
+cp "$WORK/keep" "$S"; good=$(sum "$S")
+# Locked by another process: the guard refuses (exit 3), nothing written.
+flock -x "$S" sleep 30 & BG_PID=$!
+sleep 0.3
+expect 3 "in use by another process" "$PTSUITE" spec "sim:tiny@$S" --rw randwrite --seconds 1
+expect 3 "in use by another process" "$PTSUITE" purge "sim:tiny@$S" --confirm "$(serial_of "sim:tiny@$S")"
+kill "$BG_PID"; wait "$BG_PID" 2>/dev/null || true; BG_PID=""
+echo "simulated drive bad input: ok"

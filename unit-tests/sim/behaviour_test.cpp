@@ -1,0 +1,78 @@
+// What the drive does over time, at reduced scale: from FOB, sustained random writes show a
+// plateau, a cliff and a lower steady plateau; host idle lets GC free space so the writes
+// after a longer idle start higher.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "sim/drive.h"
+#include "sim_support.h"
+
+namespace pts::sim {
+namespace {
+
+using simtest::run;
+using simtest::spec;
+
+double mean(const std::vector<uint64_t>& v, size_t from, size_t to) {
+  return double(std::accumulate(v.begin() + from, v.begin() + to, uint64_t{0})) / double(to - from);
+}
+
+TEST(SimBehaviour, FobPlateauCliffAndSteadyPlateau) {
+  auto p = simtest::tiny();
+  Drive d(p, 1);
+  const auto r = run(d, spec(0, 4096, 4, 32, 0, 3, 3 * p.capacity_bytes));
+  const auto s = r.per_second();
+  ASSERT_GT(s.size(), 100u);
+  const size_t n = s.size();
+  const double fob = mean(s, 1, n / 20), steady = mean(s, n - n / 5, n - 1);
+  EXPECT_GT(fob, 2.5 * steady) << "FOB plateau " << fob << " vs steady " << steady;
+  // The plateau holds until the spare space is used up (a little over one fill at WA 1), then
+  // the IOPS fall: find the cliff.
+  size_t cliff = 0;
+  for (size_t i = 1; i + 1 < n; ++i)
+    if (double(s[i]) < 0.7 * fob) {
+      cliff = i;
+      break;
+    }
+  uint64_t written = 0;
+  for (size_t i = 0; i < cliff; ++i) written += s[i];
+  const double fills_at_cliff = double(written) * 4096 / double(p.capacity_bytes);
+  EXPECT_GT(fills_at_cliff, 0.9);
+  EXPECT_LT(fills_at_cliff, 1.3);
+  // The last fifth is a plateau: flat within 15 %.
+  const double last_a = mean(s, n - n / 5, n - n / 10), last_b = mean(s, n - n / 10, n - 1);
+  EXPECT_NEAR(last_a / last_b, 1.0, 0.15);
+}
+
+TEST(SimBehaviour, IdleBuysRecovery) {
+  double after[2];
+  uint32_t free_after[2];
+  for (int i = 0; i < 2; ++i) {
+    auto p = simtest::tiny();
+    Drive d(p, 1);
+    run(d, spec(0, 4096, 4, 32, 0, 3, 3 * p.capacity_bytes));  // steady state
+    const uint32_t free_before = d.ftl().free_superblocks();
+    d.idle(i ? 60'000'000'000ull : 1'000'000'000ull);  // 1 s or 60 s of host idle
+    free_after[i] = d.ftl().free_superblocks();
+    EXPECT_GE(free_after[i], free_before);
+    after[i] = run(d, spec(0, 4096, 4, 32, 5, 4)).iops();
+  }
+  EXPECT_GT(free_after[1], free_after[0]);
+  EXPECT_GT(after[1], 1.2 * after[0]) << "after 60 s idle " << after[1] << " IOPS, after 1 s " << after[0];
+}
+
+TEST(SimBehaviour, ReadOnlyWorkloadsDoNotWearTheDrive) {
+  auto p = simtest::tiny();
+  Drive d(p, 1);
+  auto fill = spec(0, 131072, 1, 8, 0, 3, p.capacity_bytes);
+  fill.pattern = model::AccessPattern::Sequential;
+  run(d, fill);
+  const auto before = d.counters().ftl;
+  const auto r = run(d, spec(100, 4096, 4, 32, 10));
+  EXPECT_GT(r.reads, 0u);
+  EXPECT_EQ(d.counters().ftl.nand_pages(), before.nand_pages());
+}
+
+}  // namespace
+}  // namespace pts::sim

@@ -1,0 +1,191 @@
+// The state file: a drive reopened in another session equals the one that wrote it (snapshot
+// + replayed log), checkpoints are per command, a kill mid-command loses only that command,
+// a torn last record is dropped, and every bad state file is refused untouched (exit 2).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "sim/session.h"
+#include "sim/sim.h"
+#include "sim/state_file.h"
+#include "sim_support.h"
+
+namespace pts::sim {
+namespace {
+
+using simtest::spec;
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_all(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+std::vector<uint8_t> drive_bytes(const Drive& d) {
+  ByteWriter w;
+  d.save(w);
+  return w.bytes();
+}
+
+SimTarget tiny_target(const std::string& path, const std::string& extra = "") {
+  auto t = parse_sim_target("sim:tiny" + extra + "@" + path);
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message());
+  return *t;
+}
+
+core::Result<model::CellResult> run_cell(SimDevice& dev, const model::AccessSpec& s) {
+  auto eng = make_sim_engine(dev.session, dev.clock);
+  return eng->run(s, nullptr, {});
+}
+
+TEST(SimStateFile, ReopenedDriveEqualsTheOneThatWroteIt) {
+  simtest::TempDir dir;
+  const auto t = tiny_target(dir.file("d.simdrive"));
+  std::vector<uint8_t> expect;
+  std::string serial;
+  {
+    auto dev = open_sim_device(t, true);
+    ASSERT_TRUE(dev.ok()) << dev.error().message();
+    EXPECT_TRUE(dev->session->created());
+    serial = dev->session->serial();
+    EXPECT_EQ(serial.rfind("SIM-", 0), 0u);
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 3)).ok());
+    ASSERT_TRUE(run_cell(*dev, spec(50, 16384, 2, 8, 2)).ok());
+    EXPECT_TRUE(dev->clock->idle_ns(2'000'000'000));
+    EXPECT_TRUE(dev->clock->idle_ns(1'000'000'000));
+    ASSERT_TRUE(dev->session->close().ok());
+    expect = drive_bytes(dev->session->drive());
+    EXPECT_EQ(dev->session->stats().checkpoints, 4u);
+  }
+  auto again = open_sim_device(t, false);
+  ASSERT_TRUE(again.ok()) << again.error().message();
+  EXPECT_FALSE(again->session->created());
+  EXPECT_EQ(again->session->serial(), serial);
+  EXPECT_EQ(drive_bytes(again->session->drive()), expect);
+  EXPECT_EQ(again->session->drive().ftl().check_consistency(), "");
+}
+
+TEST(SimStateFile, SameSeedSameStateSameResultsBitForBit) {
+  simtest::TempDir dir;
+  const std::string a = dir.file("a.simdrive"), b = dir.file("b.simdrive");
+  {
+    auto dev = open_sim_device(tiny_target(a), true);
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 4, 32, 20, 77)).ok());
+  }
+  std::filesystem::copy_file(a, b);
+  model::CellResult r[2];
+  for (int i = 0; i < 2; ++i) {
+    auto dev = open_sim_device(tiny_target(i ? b : a), true);
+    ASSERT_TRUE(dev.ok());
+    auto res = run_cell(*dev, spec(35, 8192, 4, 32, 5, 1234));
+    ASSERT_TRUE(res.ok());
+    r[i] = *res;
+  }
+  EXPECT_EQ(r[0].read_ios, r[1].read_ios);
+  EXPECT_EQ(r[0].write_ios, r[1].write_ios);
+  EXPECT_EQ(r[0].ios_per_second, r[1].ios_per_second);
+  EXPECT_EQ(r[0].latency.mean_ns, r[1].latency.mean_ns);
+  EXPECT_EQ(r[0].latency.p99_999_ns, r[1].latency.p99_999_ns);
+  EXPECT_EQ(r[0].latency.max_ns, r[1].latency.max_ns);
+  EXPECT_EQ(r[0].simulated->nand_pages_written, r[1].simulated->nand_pages_written);
+}
+
+TEST(SimStateFile, ALostCommandLeavesTheDriveAsBeforeIt) {
+  simtest::TempDir dir;
+  const auto t = tiny_target(dir.file("d.simdrive"));
+  std::vector<uint8_t> before;
+  {
+    auto dev = open_sim_device(t, true);
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 3)).ok());
+    before = drive_bytes(dev->session->drive());
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 3, 99)).ok());  // committed only by the next command
+    // Simulate kill -9: the process dies without close(); the pending record is lost.
+    std::filesystem::copy_file(t.state_path, dir.file("killed.simdrive"));
+  }
+  auto again = open_sim_device(tiny_target(dir.file("killed.simdrive")), false);
+  ASSERT_TRUE(again.ok()) << again.error().message();
+  EXPECT_EQ(drive_bytes(again->session->drive()), before);
+}
+
+TEST(SimStateFile, TornLastRecordIsDroppedAnythingElseIsRefusedUntouched) {
+  simtest::TempDir dir;
+  const auto t = tiny_target(dir.file("d.simdrive"));
+  {
+    auto dev = open_sim_device(t, true);
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 1)).ok());
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 1, 5)).ok());
+  }
+  const std::string good = read_all(t.state_path);
+  // Torn tail: the last record cut short, as a kill during its append leaves it.
+  write_all(t.state_path, good.substr(0, good.size() - 10));
+  uint64_t records = 0;
+  {
+    auto dev = open_sim_device(t, true);
+    ASSERT_TRUE(dev.ok()) << dev.error().message();
+    EXPECT_TRUE(dev->session->stats().dropped_torn_tail);
+    records = dev->session->stats().records_replayed;
+  }
+  EXPECT_LT(read_all(t.state_path).size(), good.size() - 10);  // the torn record is gone
+  {
+    auto dev = open_sim_device(t, false);
+    ASSERT_TRUE(dev.ok());
+    EXPECT_FALSE(dev->session->stats().dropped_torn_tail);
+    EXPECT_EQ(dev->session->stats().records_replayed, records);
+  }
+  // Damage in the snapshot, a newer format, another profile, other parameters, not a state
+  // file at all: BadInput, file untouched.
+  auto refused = [&](const std::string& bytes, const SimTarget& target, const std::string& expect) {
+    write_all(t.state_path, bytes);
+    auto dev = open_sim_device(target, true);
+    ASSERT_FALSE(dev.ok());
+    EXPECT_EQ(dev.error().kind, core::ErrorKind::BadInput);
+    EXPECT_NE(dev.error().message().find(expect), std::string::npos) << dev.error().message();
+    EXPECT_EQ(read_all(t.state_path), bytes);
+  };
+  std::string damaged = good;
+  damaged[damaged.size() / 3] ^= 0x5A;
+  refused(damaged, t, "corrupted");
+  std::string newer = good;
+  newer[16] = static_cast<char>(kStateFormatVersion + 1);
+  refused(newer, t, "newer");
+  refused("hello, not a drive", t, "not a ptsuite simulated-drive state file");
+  refused(good, tiny_target(t.state_path, ",op=28%"), "differs from the target");
+  auto demo = parse_sim_target("sim:demo@" + t.state_path);
+  ASSERT_TRUE(demo.ok());
+  refused(good, *demo, "profile 'tiny'");
+}
+
+TEST(SimStateFile, OneWriterAtATime) {
+  simtest::TempDir dir;
+  const auto t = tiny_target(dir.file("d.simdrive"));
+  auto first = open_sim_device(t, true);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(first->guard().ok());
+  auto second = open_sim_device(t, true);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().kind, core::ErrorKind::Refused);
+  auto viewer = open_sim_device(t, false);  // read-only views need no lock, never write
+  ASSERT_TRUE(viewer.ok());
+  EXPECT_FALSE(viewer->guard().ok());
+}
+
+TEST(SimStateFile, SnapshotsBoundTheReplayAndPurgesDropTheLog) {
+  simtest::TempDir dir;
+  const auto t = tiny_target(dir.file("d.simdrive"));
+  auto dev = open_sim_device(t, true);
+  ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 2)).ok());
+  ASSERT_TRUE(dev->session->begin_change(RecordType::Format).ok());  // as the controller does
+  dev->session->drive().format(1);
+  dev->session->formatted(1);
+  ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 1)).ok());  // commits the format: snapshot of a FOB drive
+  EXPECT_EQ(dev->session->stats().snapshots, 1u);
+  EXPECT_LT(read_all(t.state_path).size(), 200000u);  // an empty drive's state compresses to almost nothing
+}
+
+}  // namespace
+}  // namespace pts::sim

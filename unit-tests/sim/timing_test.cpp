@@ -1,0 +1,107 @@
+// The timing model: latencies at QD 1 equal the sum of their parts exactly, throughput
+// limits come from the resource that saturates, reads queue behind programs, the write
+// buffer admits in order, and write-through (no PLP, cache disabled) waits for the flash.
+#include <gtest/gtest.h>
+
+#include "sim/drive.h"
+#include "sim/timing.h"
+#include "sim_support.h"
+
+namespace pts::sim {
+namespace {
+
+using simtest::run;
+using simtest::spec;
+
+uint64_t xfer_ns(uint64_t bytes, double mbps) { return bytes * static_cast<uint64_t>(std::llround(1e6 / mbps)) / 1000; }
+
+TEST(SimTiming, Qd1LatenciesAreTheSumOfTheirParts) {
+  auto p = simtest::tiny();
+  Drive d(p, 1);
+  // Fill the first 64 MiB so reads hit flash, then let the buffer drain.
+  auto fill = spec(0, 128 * 1024, 1, 4, 0, 3, 64ull << 20);
+  fill.pattern = model::AccessPattern::Sequential;
+  run(d, fill);
+  d.idle(1'000'000'000);
+  auto s = spec(100, 4096, 1, 1, 1);
+  s.active_range_pct = 5;  // inside what was written
+  const auto r = run(d, s);
+  const double expect_read = p.cmd_read_ns + p.read_ns + xfer_ns(4096, p.channel_mbps) + xfer_ns(4096, p.pcie_mbps);
+  EXPECT_NEAR(r.mean_read_ns(), expect_read, 1.0);
+  const auto w = run(d, spec(0, 4096, 1, 1, 0, 3, 32 * 4096));  // fewer pages than the buffer holds
+  EXPECT_NEAR(w.mean_write_ns(), p.cmd_write_ns + xfer_ns(4096, p.pcie_mbps), 1.0);
+  // An unwritten block reads without touching the flash.
+  Drive fresh(p, 1);
+  const auto z = run(fresh, spec(100, 4096, 1, 1, 0.01));
+  EXPECT_NEAR(z.mean_read_ns(), p.cmd_read_ns + xfer_ns(4096, p.pcie_mbps), 1.0);
+}
+
+TEST(SimTiming, SequentialWriteRunsAtTheDiesProgramRate) {
+  auto p = simtest::tiny();
+  Drive d(p, 1);
+  auto s = spec(0, 128 * 1024, 1, 32, 2);
+  s.pattern = model::AccessPattern::Sequential;
+  const auto r = run(d, s);
+  const double unit_bytes = double(p.planes) * p.bits_per_cell * p.flash_page_bytes;
+  const double program_mbps = unit_bytes / (p.prog_ns / 1e9) / 1e6;
+  const double mbps = double(r.writes) * 128 * 1024 / r.seconds() / 1e6;
+  EXPECT_NEAR(mbps / program_mbps, 1.0, 0.05) << mbps << " MB/s vs " << program_mbps;
+}
+
+TEST(SimTiming, ReadsQueueBehindProgramsAndErases) {
+  auto p = simtest::tiny();
+  Drive alone(p, 1), mixed(p, 1);
+  for (Drive* d : {&alone, &mixed}) {
+    auto fill = spec(0, 128 * 1024, 1, 8, 0, 3, p.capacity_bytes);
+    fill.pattern = model::AccessPattern::Sequential;
+    run(*d, fill);
+    d->idle(1'000'000'000);
+  }
+  // QD 2 on the one die: two reads queued behind each other stay well under one program.
+  const auto a = run(alone, spec(100, 4096, 1, 2, 2, 9));
+  const auto m = run(mixed, spec(70, 4096, 1, 2, 2, 9));
+  EXPECT_GT(m.mean_read_ns(), 1.5 * a.mean_read_ns()) << "reads on a die busy programming wait";
+  uint64_t max_alone = 0, max_mixed = 0;
+  for (const auto& w : a.stats) max_alone = std::max(max_alone, w.read_latency.max_ns());
+  for (const auto& w : m.stats) max_mixed = std::max(max_mixed, w.read_latency.max_ns());
+  EXPECT_LT(max_alone, p.prog_ns);
+  EXPECT_GT(max_mixed, p.prog_ns);  // some read waited for a whole program
+}
+
+TEST(SimTiming, ControllerOccupancyCapsIops) {
+  auto p = simtest::tiny();
+  p.cmd_occupancy_ns = 100000;  // 10 k commands per second
+  Drive d(p, 1);
+  const auto r = run(d, spec(100, 4096, 4, 32, 1));  // unwritten: no flash in the way
+  EXPECT_NEAR(r.iops(), 10000, 50);
+}
+
+TEST(SimTiming, WriteBufferAdmitsFirstInFirstOut) {
+  WriteBuffer b(8);
+  EXPECT_EQ(b.admit(100, 4), 100u);
+  EXPECT_EQ(b.admit(110, 4), 110u);
+  b.unit_programmed(0, 1000, 4);
+  b.unit_programmed(1, 900, 4);  // released after the unit before it, never before
+  EXPECT_EQ(b.admit(120, 4), 1000u);
+  EXPECT_EQ(b.admit(130, 2), 1000u);  // nobody overtakes a waiting write
+  EXPECT_EQ(b.oldest_at(999, 7), 0u);
+  EXPECT_EQ(b.oldest_at(1000, 7), 7u);
+}
+
+TEST(SimTiming, WriteThroughWaitsForTheProgram) {
+  auto p = simtest::tiny();
+  p.plp = false;  // a volatile write cache ...
+  Drive d(p, 1);
+  EXPECT_TRUE(d.vwc_present());
+  d.set_vwc(false);  // ... disabled: every write reaches the flash before it completes
+  const auto r = run(d, spec(0, 4096, 1, 1, 0.2));
+  EXPECT_GT(r.mean_write_ns(), p.prog_ns);
+  EXPECT_GT(d.counters().ftl.pad_pages, 0u);  // partial program units were padded
+  d.set_vwc(true);
+  d.idle(1'000'000'000);
+  const auto cached = run(d, spec(0, 4096, 1, 1, 0, 3, 32 * 4096));
+  EXPECT_LT(cached.mean_write_ns(), 50000);
+}
+
+}  // namespace
+}  // namespace pts::sim
