@@ -4,16 +4,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/rng.h"
+
 namespace pts::sim {
 
 namespace {
 
-uint64_t mix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+/// One splitmix64 output for `x` (engine/rng.h): the deterministic data of a sector.
+uint64_t mix64(uint64_t x) { return engine::splitmix64(x); }
 
 }  // namespace
 

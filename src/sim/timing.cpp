@@ -19,12 +19,12 @@ FlashTiming::FlashTiming(const SimParams& p, const Geometry& g)
       unit_xfer_ns_(uint64_t(g.unit_pages) * g.page_bytes * chan_ps_per_byte_ / 1000),
       page_bytes_(g.page_bytes),
       die_free_(p.dies, 0),
-      chan_free_(p.channels, 0) {}
+      chan_(p.channels) {}
 
 uint64_t FlashTiming::all_idle() const {
   uint64_t t = std::max({ctrl_free_, link_in_free_, link_out_free_});
   for (uint64_t d : die_free_) t = std::max(t, d);
-  for (uint64_t c : chan_free_) t = std::max(t, c);
+  for (const auto& c : chan_) t = std::max(t, c.free_at());
   return t;
 }
 
@@ -34,8 +34,15 @@ void FlashTiming::save(ByteWriter& out) const {
   out.u64(link_out_free_);
   out.u32(static_cast<uint32_t>(die_free_.size()));
   for (uint64_t d : die_free_) out.u64(d);
-  out.u32(static_cast<uint32_t>(chan_free_.size()));
-  for (uint64_t c : chan_free_) out.u64(c);
+  out.u32(static_cast<uint32_t>(chan_.size()));
+  for (const auto& c : chan_) {
+    out.u64(c.floor);
+    out.u32(static_cast<uint32_t>(c.n));
+    for (int i = 0; i < c.n; ++i) {
+      out.u64(c.start[i]);
+      out.u64(c.end[i]);
+    }
+  }
 }
 
 bool FlashTiming::load(ByteReader& in) {
@@ -44,8 +51,17 @@ bool FlashTiming::load(ByteReader& in) {
   link_out_free_ = in.u64();
   if (in.u32() != die_free_.size()) return false;
   for (uint64_t& d : die_free_) d = in.u64();
-  if (in.u32() != chan_free_.size()) return false;
-  for (uint64_t& c : chan_free_) c = in.u64();
+  if (in.u32() != chan_.size()) return false;
+  for (auto& c : chan_) {
+    c.floor = in.u64();
+    const uint32_t n = in.u32();
+    if (n > FlashChannel::kSlots) return false;
+    c.n = static_cast<int>(n);
+    for (int i = 0; i < c.n; ++i) {
+      c.start[i] = in.u64();
+      c.end[i] = in.u64();
+    }
+  }
   return !in.failed();
 }
 

@@ -15,6 +15,37 @@
 
 namespace pts::sim {
 
+/// A flash channel: busy intervals, so a transfer whose data is ready early can use a gap left
+/// before a transfer booked earlier but ready later (a die still sensing): without gaps, one
+/// die's long wait would hold every other die's data on the channel behind it. The last
+/// kSlots intervals are kept (sorted, disjoint); everything before them counts as busy.
+struct FlashChannel {
+  static constexpr int kSlots = 8;
+  uint64_t floor = 0;
+  uint64_t start[kSlots] = {}, end[kSlots] = {};
+  int n = 0;
+  uint64_t free_at() const { return n ? end[n - 1] : floor; }
+  /// Books `ns` of transfer ready at `t` in the first gap that holds it; returns its end.
+  uint64_t book(uint64_t t, uint64_t ns) {
+    if (n == kSlots) {  // forget the oldest interval: its time and all before it are busy
+      floor = end[0];
+      for (int i = 1; i < n; ++i) start[i - 1] = start[i], end[i - 1] = end[i];
+      --n;
+    }
+    uint64_t s = t > floor ? t : floor;
+    int i = 0;
+    for (; i < n; ++i) {
+      if (s + ns <= start[i]) break;
+      if (end[i] > s) s = end[i];
+    }
+    for (int j = n; j > i; --j) start[j] = start[j - 1], end[j] = end[j - 1];
+    start[i] = s;
+    end[i] = s + ns;
+    ++n;
+    return s + ns;
+  }
+};
+
 class FlashTiming {
  public:
   FlashTiming(const SimParams& p, const Geometry& g);
@@ -35,14 +66,14 @@ class FlashTiming {
   uint64_t read(uint32_t die, uint64_t t, uint64_t bytes) {
     uint64_t& d = die_free_[die];
     const uint64_t sensed = (t > d ? t : d) + read_ns_;
-    const uint64_t end = transfer(chan_free_[die % channels_], sensed, bytes * chan_ps_per_byte_ / 1000);
+    const uint64_t end = chan_[die % channels_].book(sensed, bytes * chan_ps_per_byte_ / 1000);
     d = end;
     return end;
   }
   /// One program unit on `die` whose data is ready at `t`: transfer into the die's cache
   /// register over the channel, then tPROG once the die is free. Returns the program's end.
   uint64_t program(uint32_t die, uint64_t t) {
-    const uint64_t loaded = transfer(chan_free_[die % channels_], t, unit_xfer_ns_);
+    const uint64_t loaded = chan_[die % channels_].book(t, unit_xfer_ns_);
     uint64_t& d = die_free_[die];
     const uint64_t end = (loaded > d ? loaded : d) + prog_ns_;
     d = end;
@@ -78,7 +109,7 @@ class FlashTiming {
   uint64_t page_bytes_;
   uint64_t ctrl_free_ = 0, link_in_free_ = 0, link_out_free_ = 0;
   std::vector<uint64_t> die_free_;
-  std::vector<uint64_t> chan_free_;
+  std::vector<FlashChannel> chan_;
 };
 
 /// The write buffer: host pages wait here until their program unit is programmed. Units
