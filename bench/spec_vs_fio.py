@@ -2,15 +2,17 @@
 """bench/spec_vs_fio.py — `ptsuite spec` against fio on the same target (a benchmark, not a test).
 
 Sets up a loop device over a /dev/shm file (`losetup --direct-io=on`), fills it, then for each
-case runs ptsuite, fio with default io_uring options and fio tuned (fixedbufs, registerfiles,
-nonvectored, batched submit/complete) alternately (rotating which goes first), REPS times each, and prints the median
-IOPS, whole-process CPU per I/O (user + system from getrusage of the child, i.e. what
-/usr/bin/time reports: fio's own usr/sys % count only its job thread), and mean latency, with
-ratios ptsuite/fio. Needs root, losetup, fio. Usage:
-    sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 4] [--reps 5] [--size-mib 1024] [--cases 1,3]
-The loop device has 128 tags (hw_queue_depth, read-only), so the "QD256" case runs as 2 threads x
-QD 128 (256 outstanding: half wait for a tag inside the kernel) and, for comparison, as
-2 threads x QD 64 (128 outstanding, the most the loop device can hold).
+case runs ptsuite, fio-peer (io_uring with fio's default completion semantics plus --fixedbufs
+--registerfiles --nonvectored: the fair peer, issue #9) and default fio alternately (rotating
+which goes first; at TC x QD <= 4 also ptsuite with --poll-budget 0), REPS times each, and prints the median of: IOPS, whole-process CPU per I/O
+(user + system from getrusage of the child, i.e. what /usr/bin/time reports: fio's own usr/sys
+% count only its job thread), mean latency, and from the kernel's /proc/diskstats over the
+run: the average requests in flight while busy (delta weighted time / delta io_ticks, so
+neither tool's start-up counts) and the mean device time per
+I/O (delta read+write ticks / delta I/Os). Ratios are ptsuite / fio-peer. The load average is
+printed with the table (the machine is shared). Needs root, losetup, fio. Usage:
+    sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 3] [--reps 3] [--size-mib 1024] [--cases 1,3]
+The loop device has 128 tags, so no case exceeds 128 outstanding I/Os per device.
 """
 import argparse
 import json
@@ -24,12 +26,35 @@ import tempfile
 # name, rw, bs, threads, qd
 CASES = [
     ("4k randread QD1", "randread", "4k", 1, 1),
+    ("4k randread QD8", "randread", "4k", 1, 8),
     ("4k randread QD32", "randread", "4k", 1, 32),
-    ("4k randread QD256=2x128", "randread", "4k", 2, 128),
-    ("4k randread QD128=2x64", "randread", "4k", 2, 64),
+    ("4k randread QD128", "randread", "4k", 1, 128),
+    ("4k randread TC4xQD32", "randread", "4k", 4, 32),
     ("4k randwrite QD32", "randwrite", "4k", 1, 32),
-    ("128k read QD32", "read", "128k", 1, 32),
 ]
+METRICS = ("iops", "cpu_us_per_io", "lat_us", "inflight", "dev_us")
+
+
+def diskstats(dev):
+    """(I/Os read+written, read+write ticks ms, weighted time in queue ms, busy ms) of `dev` (e.g. loop3)."""
+    with open("/proc/diskstats") as f:
+        for line in f:
+            x = line.split()
+            if x[2] == dev:
+                return int(x[3]) + int(x[7]), int(x[6]) + int(x[10]), int(x[13]), int(x[12])
+    raise SystemExit(f"{dev} not in /proc/diskstats")
+
+
+def with_kernel(dev, fn):
+    """Runs fn(); adds the kernel's average in flight (over the time the device was busy, so
+    neither tool's start-up counts) and mean device time over its run."""
+    k0 = diskstats(dev)
+    r = fn()
+    k1 = diskstats(dev)
+    ios, busy_ms = k1[0] - k0[0], k1[3] - k0[3]
+    r["inflight"] = (k1[2] - k0[2]) / busy_ms if busy_ms else 0.0
+    r["dev_us"] = (k1[1] - k0[1]) * 1000.0 / ios if ios else 0.0
+    return r
 
 
 def run_child(cmd):
@@ -40,29 +65,27 @@ def run_child(cmd):
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def run_ptsuite(ptsuite, target, rw, bs, threads, qd, seconds, confirm):
+def run_ptsuite(ptsuite, target, rw, bs, threads, qd, seconds, confirm, extra=()):
     # --confirm: what the guard takes for a loop device (its backing file); reads ignore it
     out, cpu = run_child([ptsuite, "spec", target, "--confirm", confirm, "--rw", rw, "--bs", bs, "--threads",
-                          str(threads), "--oio", str(qd), "--seconds", str(seconds), "--json"])
+                          str(threads), "--oio", str(qd), "--seconds", str(seconds), "--json", *extra])
     j = json.loads(out)
     ios = j["read_ios"] + j["write_ios"]
     return {"iops": j["iops"], "cpu_us_per_io": cpu / ios * 1e6, "lat_us": j["lat_us"]["mean"]}
 
 
-def fio_cmd(target, rw, bs, threads, qd, seconds, tuned):
+def fio_cmd(target, rw, bs, threads, qd, seconds, peer):
     cmd = ["fio", "--name=bench", "--filename=" + target, "--ioengine=io_uring", "--direct=1", "--rw=" + rw,
            "--bs=" + bs, "--numjobs=" + str(threads), "--iodepth=" + str(qd), "--time_based",
            "--runtime=" + str(seconds), "--norandommap", "--randrepeat=0", "--group_reporting",
            "--output-format=json"]
-    if tuned:
-        batch = str(min(16, qd))
-        cmd += ["--fixedbufs=1", "--registerfiles=1", "--nonvectored=1", "--iodepth_batch_submit=" + batch,
-                "--iodepth_batch_complete_min=" + batch, "--iodepth_batch_complete_max=" + batch]
+    if peer:  # fio's default completion semantics (wait for 1, refill) + registered file/buffers
+        cmd += ["--fixedbufs=1", "--registerfiles=1", "--nonvectored=1"]
     return cmd
 
 
-def run_fio(target, rw, bs, threads, qd, seconds, tuned):
-    out, cpu = run_child(fio_cmd(target, rw, bs, threads, qd, seconds, tuned))
+def run_fio(target, rw, bs, threads, qd, seconds, peer):
+    out, cpu = run_child(fio_cmd(target, rw, bs, threads, qd, seconds, peer))
     job = json.loads(out)["jobs"][0]
     ios = job["read"]["total_ios"] + job["write"]["total_ios"]
     iops = job["read"]["iops"] + job["write"]["iops"]
@@ -73,8 +96,8 @@ def run_fio(target, rw, bs, threads, qd, seconds, tuned):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("ptsuite")
-    ap.add_argument("--seconds", type=float, default=4)
-    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=3)
+    ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--size-mib", type=int, default=1024)
     ap.add_argument("--cases", default="", help="comma-separated case numbers (1-based); default all")
     args = ap.parse_args()
@@ -88,38 +111,45 @@ def main():
                               capture_output=True, text=True).stdout.strip()
         subprocess.run([args.ptsuite, "spec", loop, "--confirm", backing, "--rw", "write", "--bs", "1m", "--oio", "8",
                         "--seconds", "3"], check=True, capture_output=True)  # fill: random data everywhere
-        print(f"target {loop} (loop, direct-io=on) over {backing}, {args.size_mib} MiB; "
-              f"{args.reps} alternating runs of {args.seconds:g} s per tool; cpu = child user+sys / I/Os")
+        dev = os.path.basename(loop)
+        load = open("/proc/loadavg").read().split()[:3]
+        print(f"target {loop} (loop, direct-io=on) over {backing}, {args.size_mib} MiB; {args.reps} alternating "
+              f"runs of {args.seconds:g} s per tool; load average {' '.join(load)} (of {os.cpu_count()} CPUs)")
+        print("cpu = child user+sys / I/Os; inflight, dev us = /proc/diskstats (weighted time / io_ticks, ticks / I/Os)")
         chosen = [CASES[int(i) - 1] for i in args.cases.split(",")] if args.cases else CASES
-        header = (f"{'case':26} {'tool':10} {'IOPS':>9} {'(min..max)':>17} {'cpu us/IO':>9} {'lat us':>8}"
-                  f" | {'IOPS ratio':>10} {'cpu ratio':>9} {'lat ratio':>9}")
+        header = (f"{'case':22} {'tool':10} {'IOPS':>8} {'(min..max)':>15} {'cpu us/IO':>9} {'lat us':>7}"
+                  f" {'inflight':>8} {'dev us':>6} | {'IOPS x':>6} {'cpu x':>6} {'lat x':>6} {'infl x':>6}")
         print(header)
         print("-" * len(header))
         for name, rw, bs, threads, qd in chosen:
-            runs = {"ptsuite": [], "fio": [], "fio-tuned": []}
             tools = {
                 "ptsuite": lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds, backing),
-                "fio": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=False),
-                "fio-tuned": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=True),
+                "fio-peer": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, peer=True),
+                "fio": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, peer=False),
             }
+            if threads * qd <= 4:  # low depth: ptsuite polls by default; also show it sleeping
+                tools["pts-nopoll"] = lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds,
+                                                          backing, ("--poll-budget", "0"))
+            runs = {t: [] for t in tools}
             order = list(tools)
             for rep in range(args.reps):  # alternate, rotating which tool goes first
-                for tool in order[rep % 3:] + order[:rep % 3]:
-                    runs[tool].append(tools[tool]())
-            med = {tool: {k: statistics.median(r[k] for r in rs) for k in ("iops", "cpu_us_per_io", "lat_us")}
-                   for tool, rs in runs.items()}
+                for tool in order[rep % len(order):] + order[:rep % len(order)]:
+                    runs[tool].append(with_kernel(dev, tools[tool]))
+            med = {tool: {k: statistics.median(r[k] for r in rs) for k in METRICS} for tool, rs in runs.items()}
             p = med["ptsuite"]
-            for tool in ("ptsuite", "fio", "fio-tuned"):
+            for tool in order:
                 m = med[tool]
                 ratios = ""
-                if tool != "ptsuite":
-                    ratios = (f"{p['iops'] / m['iops']:10.3f} {p['cpu_us_per_io'] / m['cpu_us_per_io']:9.3f}"
-                              f" {p['lat_us'] / m['lat_us']:9.3f}")
+                if tool.startswith("fio"):
+                    ratios = (f"{p['iops'] / m['iops']:6.2f} {p['cpu_us_per_io'] / m['cpu_us_per_io']:6.2f}"
+                              f" {p['lat_us'] / m['lat_us']:6.2f} {p['inflight'] / m['inflight']:6.2f}")
                 spread = f"({min(r['iops'] for r in runs[tool]):.0f}..{max(r['iops'] for r in runs[tool]):.0f})"
-                print(f"{name:26} {tool:10} {m['iops']:9.0f} {spread:>17} {m['cpu_us_per_io']:9.2f} {m['lat_us']:8.1f}"
-                      f" | {ratios}")
+                print(f"{name:22} {tool:10} {m['iops']:8.0f} {spread:>15} {m['cpu_us_per_io']:9.2f} {m['lat_us']:7.1f}"
+                      f" {m['inflight']:8.2f} {m['dev_us']:6.1f} | {ratios}")
             sys.stdout.flush()
-        print("ratios are ptsuite / that tool: IOPS want >= 1, cpu per I/O and latency want <= 1")
+        load = open("/proc/loadavg").read().split()[:3]
+        print(f"load average at the end {' '.join(load)}; ratios are ptsuite / that tool: IOPS and in flight "
+              "want >= 1, cpu per I/O and latency want <= 1")
     finally:
         if loop:
             subprocess.run(["losetup", "-d", loop])

@@ -29,6 +29,7 @@ struct AccessOptions {
   std::optional<double> active_range_pct;           ///< --active-range
   std::vector<model::AccessZone> zones;             ///< --zones (empty = not given)
   std::optional<uint64_t> rate_iops;                ///< --rate-iops
+  std::optional<uint64_t> poll_budget_us;           ///< --poll-budget (µs)
   std::optional<uint64_t> seed;                     ///< --seed
   std::optional<uint64_t> size_bytes;               ///< --size (creates a file target)
 

@@ -45,7 +45,8 @@ std::string duration_text(double seconds) {
   char buf[64];
   if (s >= 3600) std::snprintf(buf, sizeof buf, "%llu h %02llu min", (unsigned long long)(s / 3600), (unsigned long long)(s % 3600 / 60));
   else if (s >= 60) std::snprintf(buf, sizeof buf, "%llu min %02llu s", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
-  else std::snprintf(buf, sizeof buf, "%g s", seconds);
+  else if (seconds >= 1) std::snprintf(buf, sizeof buf, "%.1f s", seconds);  // "2.1 s", not "2.14748 s"
+  else std::snprintf(buf, sizeof buf, "%.2f s", seconds);                    // "0.54 s"
   return buf;
 }
 

@@ -1,11 +1,12 @@
 // app/cmd_run.cpp — `ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [--size SIZE]
 // [run options] [--format LIST] [--no-report] [--quiet]`: resolves the plan, asks for consent
 // on anything ptsuite did not create itself, then runs the PTS state machine with a journal in
-// RUNDIR and writes the report files at the end (also for a partial run). Every input problem
-// is reported at once with exit 2 before any device I/O. Without TARGET the built-in demo
-// target is used: the `demo` simulated drive, full-length cells in virtual time (or, when
-// PTSUITE_DEMO_TARGET names a file, the quick engine check: a 256 MiB file ptsuite owns with
-// 0.1 s cells). May use: every module.
+// RUNDIR and writes the report files at the end (also for a partial run). Order: every input
+// problem that needs no device at once (exit 2) → the guard and consent (exit 3) → the plan
+// against the device's capacity and the engine's limits (exit 2) → anything that writes.
+// Without TARGET the built-in demo target is used: the `demo` simulated drive, full-length
+// cells in virtual time (or, when PTSUITE_DEMO_TARGET names a file, the quick engine check: a
+// 256 MiB file ptsuite owns with 0.1 s cells). May use: every module.
 #include <sys/stat.h>
 
 #include <cctype>
@@ -267,33 +268,25 @@ int cmd_run(const Args& raw_args) {
     if (writable) discard_created(*writable);  // a state file this run made and could not use
   };
 
-  // A simulated drive is held first: its identity (the serial) is made with its state file,
-  // so a read-only look at a missing one would show another drive. Nothing is written to it
-  // before the plan is resolved, and a state file made here is removed again on bad input.
-  // ptsuite's own demo drive needs no consent (it is recorded as the demo target).
-  if (simulated) {
-    auto w = acquire_writable(target_path, writing_options(confirm, force_signatures, demo));
-    if (!w.ok()) return fail(w.error());
+  // The guard first (argument check -> guard -> anything that touches the device): an in-use
+  // target is exit 3 with its reason, even when the plan would not fit it. The one guard entry
+  // point: examination, the exclusive descriptor held for the whole run (a simulated drive: an
+  // exclusive lock on its state file), signatures, consent. ptsuite's own demo drive needs no
+  // consent (it is recorded as the demo target); nothing is written before the plan is
+  // resolved, and a file or state file made here is removed again on bad input.
+  {
+    auto w = acquire_writable(target_path, writing_options(confirm, force_signatures, simulated ? demo : created));
+    if (!w.ok()) {
+      remove_created();
+      return fail(w.error());
+    }
     writable = std::move(w.value());
   }
-  // Read-only identity first: the plan (and its bad input, exit 2) needs the capacity.
-  model::DeviceIdentity id;
-  if (writable) {
-    id = writable->held->identity();
-  } else {
-    auto probe = device::open_target(target_path);
-    if (!probe.ok()) {
-      remove_created();
-      return fail(probe.error());
-    }
-    auto got = (*probe)->identify();
-    if (!got.ok()) {
-      remove_created();
-      return fail(got.error());
-    }
-    id = *got;
-  }
-  auto resolved = config::resolve_plan(*definition, options, id, engine_limits_for(target_path));
+  auto& held = writable->held;
+  const model::DeviceIdentity* id = &held->identity();
+  // The plan needs the capacity: its bad input (exit 2) is found here, before any device I/O
+  // that writes (the held descriptor has only been read so far).
+  auto resolved = config::resolve_plan(*definition, options, *id, engine_limits_for(target_path));
   if (!resolved.ok()) {
     remove_created();
     return fail(resolved.error());
@@ -302,18 +295,6 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }
-  // The one guard entry point: examination, the exclusive descriptor held for the whole run,
-  // signatures and consent.
-  if (!writable) {
-    auto w = acquire_writable(target_path, writing_options(confirm, force_signatures, created));
-    if (!w.ok()) {
-      remove_created();
-      return fail(w.error());
-    }
-    writable = std::move(w.value());
-  }
-  auto& held = writable->held;
-  if (auto same = device::check_identity_unchanged(id, held->identity()); !same.ok()) return fail(same.error());
   if (!session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(*held).c_str());
 
   auto eng = open_engine(*writable, info, /*writable=*/true);
@@ -353,7 +334,7 @@ int cmd_run(const Args& raw_args) {
                                                     " file (" + target_path + ") re-created for this run, not an SSD"});
   if (!session.quiet) {
     std::fprintf(stderr, "ptsuite run: %s on %s (%s), %zu sub-test(s), cells %g s, max %u rounds -> %s\n",
-                 header.plan.title.c_str(), target_path.c_str(), core::format_bytes(id.capacity_bytes).c_str(),
+                 header.plan.title.c_str(), target_path.c_str(), core::format_bytes(id->capacity_bytes).c_str(),
                  header.plan.subtests.size(), header.plan.cell_seconds, header.plan.max_rounds, out_dir->c_str());
     for (const auto& n : resolved->notes) std::fprintf(stderr, "  note: %s\n", n.c_str());
   }

@@ -147,7 +147,8 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
            {{"path", t.target.path},
             {"kind", kind_text(t.kind, r)},
             {"bytes", t.target.size_bytes},
-            {"logical_block_bytes", t.target.logical_block_bytes}}},
+            {"logical_block_bytes", t.target.logical_block_bytes},
+            {"alignment_source", t.alignment_source}}},
           {"engine", engine},
           {"simulated", simulated_json(r)}};
 }
@@ -158,9 +159,10 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               model::rw_name(s).c_str(), block_text(s).c_str(), s.threads, s.queue_depth, s.active_range_pct,
               static_cast<unsigned long long>(s.seed),
               s.rate_iops ? (", rate " + std::to_string(s.rate_iops) + " IOPS").c_str() : "");
-  std::printf("  target   %s, %s, logical block %u B%s\n", kind_text(t.kind, r),
+  std::printf("  target   %s, %s, logical block %u B%s%s\n", kind_text(t.kind, r),
               core::format_bytes(t.target.size_bytes).c_str(), t.target.logical_block_bytes,
-              created ? " (created now: blocks never written read as zeroes)" : "");
+              t.alignment_source.empty() ? "" : (" (O_DIRECT alignment: " + t.alignment_source + ")").c_str(),
+              created ? "; created now and filled with incompressible data before the measurement" : "");
   if (!s.zones.empty())
     std::printf("  zones    %s (I/O %% / ActiveRange %% per zone, from the start of the ActiveRange)\n",
                 model::zones_text(s.zones).c_str());
@@ -333,6 +335,19 @@ int cmd_spec(const Args& args) {
           errors.push_back(m);
       for (const auto& m : config::check_engine_limits(spec, engine::uring_engine_limits(), {"--seconds"}))
         errors.push_back(m);
+      // A read of a hole or an unwritten extent is answered by the file system (zeroes, no
+      // device I/O): such a spec would measure the page-cache-free path of the kernel, not the
+      // storage. Refused (exit 2) rather than flagged: no figure it printed would mean anything.
+      if (target.exists && target.kind == model::TargetKind::File && spec.read_pct > 0 && target.unwritten_bytes)
+        errors.push_back("TARGET " + target.target.path + ": " + core::format_bytes(target.unwritten_bytes) + " of " +
+                         core::format_bytes(target.target.size_bytes) +
+                         " are holes or unwritten extents (FIEMAP/SEEK_HOLE; the first at offset " +
+                         std::to_string(target.first_unwritten_offset) +
+                         "): reads there never reach the device. Write the whole file first (e.g. dd "
+                         "if=/dev/urandom of=" + target.target.path + " bs=1M count=" +
+                         std::to_string((target.target.size_bytes + (1u << 20) - 1) >> 20) +
+                         " conv=notrunc,fsync), or give a new path with --size: a file ptsuite creates is filled "
+                         "before it is measured");
       if (target.exists && options.size_bytes && target.kind == model::TargetKind::BlockDevice)
         errors.push_back("--size: only for creating a file target; " + target.target.path + " is a block device");
     }

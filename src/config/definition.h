@@ -85,6 +85,11 @@ struct TestDefinition {
   uint32_t wipc_threads = 1;
   uint32_t wipc_queue_depth = 32;
 
+  // [engine]
+  /// Low-depth completion poll budget (poll_budget_us): at TC×QD ≤ 4 each worker polls for
+  /// the completion up to this long before sleeping. 0 = never poll.
+  uint64_t poll_budget_ns = model::kDefaultPollBudgetNs;
+
   // [matrix]: R/W mix outer loop, block size inner loop
   model::AccessPattern pattern = model::AccessPattern::Random;
   std::vector<uint32_t> rw_mix;       ///< read % in spec order (100 … 0)

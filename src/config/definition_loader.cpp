@@ -96,6 +96,12 @@ void read_preconditioning(TableReader r, TestDefinition& d) {
   }
 }
 
+void read_engine(TableReader r, TestDefinition& d) {
+  r.only_keys({"poll_budget_us"});
+  if (auto v = r.integer("poll_budget_us", 0, static_cast<int64_t>(model::kMaxPollBudgetUs)))
+    d.poll_budget_ns = static_cast<uint64_t>(*v) * 1000;
+}
+
 void read_matrix(TableReader r, TestDefinition& d) {
   r.only_keys({"pattern", "rw_mix", "block_sizes", "data_pattern", "zones"});
   if (auto p = r.string("pattern", true)) {
@@ -276,11 +282,12 @@ core::Result<TestDefinition> parse_definition(const std::string& text, const std
   TestDefinition d;
   d.file = file;
   TableReader top(root, "the file", p);
-  top.only_keys({"test", "steady_state", "preconditioning", "matrix", "subtest", "editions"});
+  top.only_keys({"test", "steady_state", "preconditioning", "engine", "matrix", "subtest", "editions"});
   if (const toml::table* t = top.table("test", true)) read_test(TableReader(*t, "[test]", p), d);
   if (const toml::table* t = top.table("steady_state")) read_steady_state(TableReader(*t, "[steady_state]", p), d);
   if (const toml::table* t = top.table("preconditioning"))
     read_preconditioning(TableReader(*t, "[preconditioning]", p), d);
+  if (const toml::table* t = top.table("engine")) read_engine(TableReader(*t, "[engine]", p), d);
   const size_t before_matrix = p.size();
   if (const toml::table* t = top.table("matrix", true)) read_matrix(TableReader(*t, "[matrix]", p), d);
 

@@ -145,6 +145,7 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
     deviate(r, "wipc-amount", "WIPC writes " + num(d.wipc_capacity_multiple) + "× the user capacity instead of 2×");
   p.wipc_threads = o.wipc_threads.value_or(d.wipc_threads);
   p.wipc_queue_depth = o.wipc_queue_depth.value_or(d.wipc_queue_depth);
+  p.poll_budget_ns = o.poll_budget_us ? *o.poll_budget_us * 1000 : d.poll_budget_ns;
 
   p.active_range_pct = o.active_range_pct.value_or(cs.active_range_pct);
   if (p.active_range_pct != cs.active_range_pct)
@@ -231,6 +232,7 @@ void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const Sub
       c.spec.active_range_pct = p.active_range_pct;
       c.spec.zones = d.zones;
       c.spec.ar_segments = p.ar_segments;
+      c.spec.poll_budget_ns = p.poll_budget_ns;
       c.not_applicable_reason = not_applicable(bs, id.lba_size);
       c.applicable = c.not_applicable_reason.empty();
       if (!c.applicable) skipped.push_back(c.id);
@@ -264,6 +266,7 @@ void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const Sub
   s.wipc.block_bytes = wbs;
   s.wipc.threads = p.wipc_threads;
   s.wipc.queue_depth = p.wipc_queue_depth;
+  s.wipc.poll_budget_ns = p.poll_budget_ns;
   s.wipc.active_range_pct = p.active_range_pct;
   s.wipc.seconds = 0;
   const long double want = static_cast<long double>(d.wipc_capacity_multiple) * id.capacity_bytes;

@@ -23,6 +23,7 @@ const std::vector<RunOptionHelp>& run_option_flags() {
       {"--oio", "QD", "outstanding I/Os per thread (default: the definition's QD)"},
       {"--wipc-threads", "TC", "WIPC thread count (default: the definition's, 1)"},
       {"--wipc-oio", "QD", "WIPC outstanding I/Os per thread (default: the definition's, 32)"},
+      {"--poll-budget", "US", "at TC x QD <= 4 poll for each completion up to US µs before sleeping (default: the definition's, 1000; 0: never)"},
       {"--active-range", "PCT", "ActiveRange in % of the LBAs (spec: 100 enterprise, 75 client)"},
       {"--ar-amount", "SIZE", "AR Amount covered by the client ActiveRange segments (default: the definition's)"},
       {"--purge", "METHOD",
@@ -104,6 +105,11 @@ std::string set_run_option(RunOptions& o, std::string_view flag, std::string_vie
     auto v = parse_unsigned(value);
     if (!v || *v < 1 || *v > 65536) return bad(flag, value, "is not a WIPC queue depth per thread (1…65536)");
     o.wipc_queue_depth = static_cast<uint32_t>(*v);
+  } else if (flag == "--poll-budget") {
+    auto v = parse_unsigned(value);
+    if (!v || *v > model::kMaxPollBudgetUs)
+      return bad(flag, value, "is not a poll budget in microseconds (0…" + std::to_string(model::kMaxPollBudgetUs) + ")");
+    o.poll_budget_us = *v;
   } else if (flag == "--active-range") {
     auto v = parse_decimal(value);
     if (!v || !(*v > 0) || *v > 100) return bad(flag, value, "is not a percentage above 0 and at most 100");

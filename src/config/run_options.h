@@ -25,6 +25,7 @@ struct RunOptions {
   std::optional<uint32_t> queue_depth;    ///< --oio QD (per thread)
   std::optional<uint32_t> wipc_threads;   ///< --wipc-threads TC (WIPC only)
   std::optional<uint32_t> wipc_queue_depth;///< --wipc-oio QD (WIPC only, per thread)
+  std::optional<uint64_t> poll_budget_us; ///< --poll-budget US (low-depth completion polling)
   std::optional<double> active_range_pct; ///< --active-range PCT (0 < PCT ≤ 100)
   std::optional<uint64_t> ar_amount_bytes;///< --ar-amount SIZE (client AR segmentation)
   std::optional<model::PurgeMethod> purge;///< --purge METHOD; nullopt = auto

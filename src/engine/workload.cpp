@@ -166,8 +166,8 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
 }
 
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {
-  const bool low_depth = spec.queue_depth <= kLowDepthMaxQd && spec.rate_iops == 0;
-  return low_depth && spec.threads < cpus ? kLowDepthPollNs : 0;
+  const bool low_depth = uint64_t{spec.threads} * spec.queue_depth <= kLowDepthMaxOio && spec.rate_iops == 0;
+  return low_depth && spec.threads < cpus ? spec.poll_budget_ns : 0;
 }
 
 }  // namespace pts::engine

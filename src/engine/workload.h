@@ -67,17 +67,16 @@ struct WorkerPlan {
   uint64_t byte_budget = UINT64_MAX;  ///< stop issuing after this many bytes (UINT64_MAX: time only)
   double rate_iops = 0;               ///< this worker's share of spec.rate_iops; 0 = unthrottled
   uint64_t seed = 0;                  ///< the cell's seed; the worker index selects the stream
-  /// At low queue depth, poll for completions this long before sleeping in io_uring_enter, so
-  /// the issuing CPU does not go idle between I/Os (an idle CPU's wake-up, large in VMs, would
-  /// otherwise be added to every measured latency). 0 = always sleep.
+  /// At low depth, poll for the completion until it arrives, up to this long, before sleeping
+  /// in io_uring_enter, so the issuing CPU does not go idle between I/Os (an idle CPU's
+  /// wake-up, large in VMs, would otherwise be added to every measured latency). 0 = sleep.
   uint64_t completion_poll_ns = 0;
 };
 
-/// Completion polling budget for a spec: kLowDepthPollNs when each worker keeps at most
-/// kLowDepthMaxQd I/Os in flight, is unthrottled, and every worker can have a CPU of its own
-/// (threads < cpus); else 0.
-inline constexpr uint64_t kLowDepthPollNs = 50000;
-inline constexpr uint32_t kLowDepthMaxQd = 4;
+/// Completion polling budget for a spec: spec.poll_budget_ns when TC×QD ≤ kLowDepthMaxOio,
+/// the spec is unthrottled, and every worker can have a CPU of its own (threads < cpus);
+/// else 0 (workers sleep until a completion arrives).
+inline constexpr uint32_t kLowDepthMaxOio = 4;
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a

@@ -26,6 +26,11 @@ struct AccessZone {
   double range_pct = 0;    ///< share of the ActiveRange, percent (all zones sum to 100)
 };
 
+/// The low-depth completion poll budget unless a definition or the operator sets one: 1 ms
+/// covers a NAND read (50–150 µs) and a cached write many times over.
+inline constexpr uint64_t kDefaultPollBudgetNs = 1'000'000;
+inline constexpr uint64_t kMaxPollBudgetUs = 1'000'000;  ///< the largest budget accepted: 1 s
+
 /// A workload the engine runs for a duration or a byte budget. TC = threads, QD =
 /// queue_depth per thread (total OIO = TC × QD).
 struct AccessSpec {
@@ -48,6 +53,10 @@ struct AccessSpec {
   /// start of its slice.
   std::vector<uint64_t> stream_start_bytes;
   uint64_t rate_iops = 0;                ///< pacing target for all threads; 0 = unthrottled
+  /// Low depth (TC×QD ≤ 4, unthrottled): after each submit the worker polls for the
+  /// completion up to this long before sleeping, so a fast device's latency never carries
+  /// a CPU wake-up (definition [engine] poll_budget_us, --poll-budget). 0 = never poll.
+  uint64_t poll_budget_ns = kDefaultPollBudgetNs;
   uint64_t seed = 0;                     ///< 0 = pick one; the engine records what it used
 };
 

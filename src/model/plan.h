@@ -67,6 +67,7 @@ struct TestPlan {
   uint32_t queue_depth = 1;          ///< QD per thread of the Rounds
   uint32_t wipc_threads = 1;         ///< WIPC's own TC (definition key, --wipc-threads)
   uint32_t wipc_queue_depth = 32;    ///< WIPC's own QD per thread (definition key, --wipc-oio)
+  uint64_t poll_budget_ns = kDefaultPollBudgetNs;  ///< low-depth poll budget ([engine], --poll-budget)
   double cell_seconds = 60.0;        ///< as run
   double spec_cell_seconds = 60.0;   ///< as the spec requires
   uint32_t window_rounds = 5;        ///< Measurement Window length

@@ -103,7 +103,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ArSegmentation, count, segment_b
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSpec, pattern, read_pct, block_bytes, bs_split,
                                                 threads, queue_depth, seconds, bytes_limit,
                                                 active_range_pct, zones, ar_segments, stream_start_bytes,
-                                                rate_iops, seed)
+                                                rate_iops, poll_budget_ns, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
                                                 p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
                                                 percentile_rel_error)
@@ -165,7 +165,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_ed
                                                 template_name, definition_file, write_cache_enabled,
                                                 active_range_pct, ar_segments, ar_amount_bytes,
                                                 ar_segment_starts_bytes, threads, queue_depth, wipc_threads,
-                                                wipc_queue_depth, cell_seconds,
+                                                wipc_queue_depth, poll_budget_ns, cell_seconds,
                                                 spec_cell_seconds, window_rounds, max_rounds,
                                                 continue_past_max, wipc_capacity_multiple,
                                                 data_excursion_limit, slope_excursion_limit,

@@ -124,6 +124,7 @@ plan-4kn-loop)
   has out "[cells-not-applicable] main: 7 cell(s) not run on this 4096-byte LBA format"
   run 0 plan tp "$LOOP" --active-range 50
   has out "SEQ 1024 KiB write over the 50 % ActiveRange, TC 1 / QD 32, 2 x user capacity = 536870912 bytes"
+  has out "about 0.54 s at 1000 MB/s (assumed)"   # a duration, not "0.536871 s"
   has out "[active-range] ActiveRange 50 % instead of the 100 %"
   ;;
 list)

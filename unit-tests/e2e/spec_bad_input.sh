@@ -30,6 +30,7 @@ expect_bad "--bs 3000" "^ptsuite spec: --bs 3000: " "$new" --size 1m --bs 3000
 expect_bad "--size not a multiple of 512" "--size 1000" "$new" --size 1000
 expect_bad "--oio 0" "--oio 0: " "$new" --size 1m --oio 0
 expect_bad "--seconds -1" "--seconds -1: " "$new" --size 1m --seconds -1
+expect_bad "--poll-budget -1" "--poll-budget -1: " "$new" --size 1m --poll-budget -1
 expect_bad "--active-range 150" "--active-range 150: " "$new" --size 1m --active-range 150
 expect_bad "unknown --rw" "--rw randfoo: unknown pattern" "$new" --size 1m --rw randfoo
 expect_bad "missing --size" "--size: needed" "$new"

@@ -170,20 +170,27 @@ TEST(PlanWorkers, SplitsTheByteBudgetExactly) {
 
 TEST(CompletionPolling, OnlyAtLowDepthUnthrottledWithACpuPerWorker) {
   using engine::completion_poll_ns_for;
-  using engine::kLowDepthMaxQd;
-  using engine::kLowDepthPollNs;
+  using engine::kLowDepthMaxOio;
   model::AccessSpec s;
   s.threads = 1;
   s.queue_depth = 1;
-  EXPECT_EQ(completion_poll_ns_for(s, 2), kLowDepthPollNs);
-  s.queue_depth = kLowDepthMaxQd;
-  EXPECT_EQ(completion_poll_ns_for(s, 2), kLowDepthPollNs);
-  s.queue_depth = kLowDepthMaxQd + 1;
-  EXPECT_EQ(completion_poll_ns_for(s, 2), 0u);  // deep queues batch instead
+  EXPECT_EQ(completion_poll_ns_for(s, 2), model::kDefaultPollBudgetNs);
+  s.poll_budget_ns = 250'000;  // the definition's or the operator's budget
+  EXPECT_EQ(completion_poll_ns_for(s, 2), 250'000u);
+  s.queue_depth = kLowDepthMaxOio;
+  EXPECT_EQ(completion_poll_ns_for(s, 2), 250'000u);
+  s.queue_depth = kLowDepthMaxOio + 1;
+  EXPECT_EQ(completion_poll_ns_for(s, 2), 0u);  // deeper queues sleep until a completion
+  s.queue_depth = 2;
+  s.threads = 3;
+  EXPECT_EQ(completion_poll_ns_for(s, 8), 0u);  // TC x QD = 6 > 4
   s.queue_depth = 1;
   s.threads = 2;
   EXPECT_EQ(completion_poll_ns_for(s, 2), 0u);  // no spare CPU: polling would steal it
-  EXPECT_EQ(completion_poll_ns_for(s, 4), kLowDepthPollNs);
+  EXPECT_EQ(completion_poll_ns_for(s, 4), 250'000u);
+  s.poll_budget_ns = 0;
+  EXPECT_EQ(completion_poll_ns_for(s, 4), 0u);  // budget 0: never poll
+  s.poll_budget_ns = 250'000;
   s.rate_iops = 1000;
   EXPECT_EQ(completion_poll_ns_for(s, 4), 0u);  // paced runs sleep between releases
 }
