@@ -185,7 +185,10 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 us(static_cast<double>(r.read_latency.p99_ns)), us(r.write_latency.mean_ns),
                 us(static_cast<double>(r.write_latency.p99_ns)));
   const double ios = static_cast<double>(r.read_ios + r.write_ios);
-  const double cpu_us_per_io = ios > 0 ? (r.cpu_usr_pct + r.cpu_sys_pct) / 100.0 * r.seconds / ios * 1e6 : 0;
+  // A simulated cell's seconds are virtual: its CPU per I/O is the simulator's CPU over its I/Os.
+  const double cpu_seconds = r.simulated ? r.simulated->sim_cpu_seconds
+                                         : (r.cpu_usr_pct + r.cpu_sys_pct) / 100.0 * r.seconds;
+  const double cpu_us_per_io = ios > 0 ? cpu_seconds / ios * 1e6 : 0;
   std::printf("  CPU      usr %.1f %%, sys %.1f %% of one core (%.2f us per I/O)\n", r.cpu_usr_pct, r.cpu_sys_pct,
               cpu_us_per_io);
   std::printf("  Little   IOPS x mean latency = %.2f outstanding I/Os vs TC x QD = %u\n", r.littles_law_oio,
