@@ -64,7 +64,7 @@ std::string opt(const std::optional<T>& v, const std::string& unit = "") {
   return v ? std::to_string(*v) + unit : "n/a";
 }
 
-void print_text(const model::DeviceIdentity& id, model::WriteCacheState cache,
+void print_text(const model::DeviceIdentity& id, const model::WriteCacheSetting& cache,
                 const std::vector<model::PurgeMethod>& methods, const std::string& auto_choice,
                 const std::string& accepts) {
   std::printf("Target         %s (%s", id.path.c_str(), kind_text(id.kind));
@@ -101,7 +101,9 @@ void print_text(const model::DeviceIdentity& id, model::WriteCacheState cache,
   std::string names;
   for (auto m : methods) names += (names.empty() ? "" : ", ") + model::purge_method_name(m);
   std::printf("Purge methods  %s (auto: %s)\n", names.c_str(), auto_choice.c_str());
-  std::printf("Write cache    %s\n", cache_text(cache));
+  std::printf("Write cache    %s", cache_text(cache.current));
+  if (cache.saveable) std::printf(" (saved across resets: %s)", cache_text(cache.saved));
+  std::printf("\n");
   const auto& h = id.health;
   if (h.temperature_c || h.percentage_used || h.media_errors || h.data_units_written) {
     std::printf("Temperature    %s\n", opt(h.temperature_c, " C").c_str());
@@ -143,7 +145,7 @@ int cmd_info(const Args& args) {
   auto& dev = opened->device;
   auto id = dev->identify();
   if (!id.ok()) return fail(id.error());
-  auto cache = dev->write_cache();
+  auto cache = dev->write_cache_setting();  // a run sets it back when it ends; a killed one: resume
   if (!cache.ok()) return fail(cache.error());
   auto methods = device::supported_purge_methods(*id);
   auto choice = device::choose_purge_method(*id, std::nullopt);
@@ -153,7 +155,9 @@ int cmd_info(const Args& args) {
 
   if (json) {
     nlohmann::json j = *id;
-    j["write_cache"] = *cache;
+    j["write_cache"] = cache->current;
+    j["write_cache_saveable"] = cache->saveable;
+    if (cache->saveable) j["write_cache_saved"] = cache->saved;
     j["purge_methods"] = nlohmann::json::array();
     for (auto m : methods) j["purge_methods"].push_back(model::purge_method_name(m));
     j["purge_auto"] = auto_choice;

@@ -83,6 +83,11 @@ void print_summary(const char* command, const std::string& run_dir, const model:
     std::printf("  deviations from the spec (%zu):\n", rec.deviations.size());
     for (const auto& d : rec.deviations) std::printf("    [%s] %s\n", d.code.c_str(), d.text.c_str());
   }
+  for (auto t = rec.transitions.rbegin(); t != rec.transitions.rend(); ++t)
+    if (t->state == "WriteCacheRestored") {  // the operator's setting, set back when the run ended
+      std::printf("  write cache: %s\n", t->detail.c_str());
+      break;
+    }
   std::printf("  run directory: %s\n", run_dir.c_str());
 }
 

@@ -35,7 +35,7 @@ class BlockTarget final : public TargetBase {
 
   /// The device's cache cannot be switched from here: reports the state unchanged, the
   /// caller compares it with what it asked for and records the deviation.
-  core::Result<model::WriteCacheState> set_write_cache(bool) override { return write_cache(); }
+  core::Result<model::WriteCacheState> set_write_cache(bool, model::WriteCacheScope) override { return write_cache(); }
 
  protected:
   core::Result<model::DeviceIdentity> read_identity() override {

@@ -24,7 +24,7 @@ class FileTarget final : public TargetBase {
 
   core::Status guard() override { return guard_file(target_.io_path); }
   core::Result<model::WriteCacheState> write_cache() override { return model::WriteCacheState::Unknown; }
-  core::Result<model::WriteCacheState> set_write_cache(bool) override { return write_cache(); }
+  core::Result<model::WriteCacheState> set_write_cache(bool, model::WriteCacheScope) override { return write_cache(); }
 
  protected:
   core::Result<model::DeviceIdentity> read_identity() override {

@@ -39,10 +39,10 @@ AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes) {
 AdminCommand get_smart_log() { return get_log_page(kLidSmart, kNsidAll, kSmartLogBytes); }
 AdminCommand get_sanitize_log() { return get_log_page(kLidSanitize, 0, kSanitizeLogBytes); }
 
-AdminCommand get_volatile_write_cache() {
+AdminCommand get_volatile_write_cache(FeatureSelect select) {
   AdminCommand c;
   c.opcode = kOpGetFeatures;
-  c.cdw10 = kFidVolatileWriteCache;  // SEL = 0: current value
+  c.cdw10 = kFidVolatileWriteCache | (uint32_t(select) & 0x7u) << 8;  // FID, SEL
   return c;
 }
 

@@ -49,13 +49,19 @@ AdminCommand identify_allocated_namespaces();
 AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes);
 AdminCommand get_smart_log();
 AdminCommand get_sanitize_log();
-AdminCommand get_volatile_write_cache();
+/// Get Features' SEL field (cdw10 bits 10:8): which value to return. Anything but Current
+/// needs ONCS bit 4 (Save and Select fields supported). SupportedCapabilities answers in cdw0:
+/// bit 0 saveable, bit 1 namespace specific, bit 2 changeable.
+enum class FeatureSelect : uint8_t { Current = 0, Default = 1, Saved = 2, SupportedCapabilities = 3 };
+inline constexpr uint32_t kFeatureCapSaveable = 1u << 0;
+/// Volatile Write Cache (FID 06h); cdw0 bit 0 = WCE (or the capabilities, see above).
+AdminCommand get_volatile_write_cache(FeatureSelect select = FeatureSelect::Current);
 /// Set Features' SV bit (cdw10 bit 31), spelled out: whether the controller also saves the
 /// value across power cycles and resets. Only valid when ONCS bit 4 (Save field supported) is
-/// set; a controller without it rejects SV = 1 (Invalid Field in Command).
+/// set (a controller without it rejects SV = 1: Invalid Field in Command) and the feature is
+/// saveable (else: Feature Identifier Not Saveable).
 enum class FeatureSave : uint8_t { CurrentOnly = 0, SaveAcrossPowerCycles = 1 };
-/// Volatile Write Cache (FID 06h) WCE. ptsuite itself only ever sends CurrentOnly (see
-/// NvmeTarget::set_write_cache); `save` has no default so that every caller says which.
+/// Volatile Write Cache (FID 06h) WCE; `save` has no default so that every caller says which.
 AdminCommand set_volatile_write_cache(bool enable, FeatureSave save);
 
 /// Current format of a namespace, kept unchanged by a purge format.

@@ -36,6 +36,8 @@ struct IdCtrl {
   bool sanicap_block() const { return sanicap & (1u << 1); }
   bool sanicap_overwrite() const { return sanicap & (1u << 2); }
   bool vwc_present() const { return vwc & 1u; }
+  /// ONCS bit 4: Set Features' Save field and Get Features' Select field are supported.
+  bool oncs_save_select() const { return oncs & (1u << 4); }
   /// "1.4", "2.0.1"; empty when VER is 0 (NVMe 1.0 controllers).
   std::string version_text() const;
 };

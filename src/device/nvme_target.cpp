@@ -73,19 +73,40 @@ class NvmeTarget final : public TargetBase {
     return (c.cdw0 & 1u) ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
   }
 
-  core::Result<model::WriteCacheState> set_write_cache(bool enabled) override {
+  /// ONCS bit 4 lets Get Features select the saved value and the capabilities; the feature is
+  /// saveable only when its capabilities say so (QEMU's controller, for one, sets ONCS bit 4
+  /// but keeps the write cache current-only and rejects SV = 1: Feature Identifier Not Saveable).
+  core::Result<model::WriteCacheSetting> write_cache_setting() override {
+    model::WriteCacheSetting s;
+    auto now = write_cache();
+    if (!now.ok()) return now.error();
+    s.current = *now;
+    if (s.current == model::WriteCacheState::NotPresent || !ctrl_.oncs_save_select()) return s;
+    AdminCompletion cap = transport_->submit(nvme::get_volatile_write_cache(nvme::FeatureSelect::SupportedCapabilities));
+    if (!cap.ok()) return command_error("Get Features (Volatile Write Cache, supported capabilities)", cap);
+    if (!(cap.cdw0 & nvme::kFeatureCapSaveable)) return s;
+    AdminCompletion saved = transport_->submit(nvme::get_volatile_write_cache(nvme::FeatureSelect::Saved));
+    if (!saved.ok()) return command_error("Get Features (Volatile Write Cache, saved value)", saved);
+    s.saveable = true;
+    s.saved = (saved.cdw0 & 1u) ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
+    return s;
+  }
+
+  /// CurrentAndSaved sends SV = 1 (the caller checked write_cache_setting().saveable): the
+  /// test's setting then survives a controller reset during a long run; ptsuite sets the
+  /// operator's setting back, current and saved, when the run ends (pts/phases.h).
+  core::Result<model::WriteCacheState> set_write_cache(bool enabled, model::WriteCacheScope scope) override {
     auto id = identify_raw();
     if (!id.ok()) return id.error();
     if (!ctrl_.vwc_present()) return model::WriteCacheState::NotPresent;
-    // Never saved (SV = 0), even when ONCS bit 4 says the drive could save it: the cache state a
-    // test needs (PTS-E: disabled) is this run's, not the drive's. Saved, a run killed or a host
-    // that loses power mid-test would leave the operator's drive with the test's setting for
-    // good; current-only, a power cycle gives back the operator's saved setting, and the run
-    // reads the cache back after every purge and at the end of every Round, so a reset that
-    // reverts it during the run is seen, recorded and set again.
-    AdminCompletion c = transport_->submit(nvme::set_volatile_write_cache(enabled, nvme::FeatureSave::CurrentOnly));
+    const bool save = scope == model::WriteCacheScope::CurrentAndSaved;
+    if (save && !ctrl_.oncs_save_select())  // never sent: the controller would reject SV = 1
+      return core::Error(core::ErrorKind::Internal,
+                         "Set Features (Volatile Write Cache) with SV = 1 asked of a controller without ONCS bit 4");
+    AdminCompletion c = transport_->submit(nvme::set_volatile_write_cache(
+        enabled, save ? nvme::FeatureSave::SaveAcrossPowerCycles : nvme::FeatureSave::CurrentOnly));
     if (!c.ok()) return command_error(std::string("Set Features (Volatile Write Cache ") +
-                                          (enabled ? "enable" : "disable") + ")", c);
+                                          (enabled ? "enable" : "disable") + (save ? ", saved" : "") + ")", c);
     return write_cache();
   }
 

@@ -42,7 +42,18 @@ class TargetDevice {
   /// unverifiable purge; the record is filled either way when the command was sent.
   virtual core::Result<model::PurgeRecord> purge(const PurgeRequest& request) = 0;
   virtual core::Result<model::WriteCacheState> write_cache() = 0;
-  virtual core::Result<model::WriteCacheState> set_write_cache(bool enabled) = 0;
+  /// The current value and, where the drive keeps one, the saved value and whether a change
+  /// can be saved. Targets without a saved setting report only the current value.
+  virtual core::Result<model::WriteCacheSetting> write_cache_setting() {
+    auto now = write_cache();
+    if (!now.ok()) return now.error();
+    model::WriteCacheSetting s;
+    s.current = *now;
+    return s;
+  }
+  /// Sets the cache and returns the state read back. CurrentAndSaved also makes it the saved
+  /// value (only where write_cache_setting().saveable; elsewhere the drive refuses it).
+  virtual core::Result<model::WriteCacheState> set_write_cache(bool enabled, model::WriteCacheScope scope) = 0;
   /// Gives the target the guard's held descriptor (acquire_target(), held_target.h): purge
   /// verification, discard, file recreation and geometry then go through it, never through a
   /// second open by path. Purging needs it. Borrowed: the HeldTarget closes it.

@@ -97,4 +97,20 @@ struct Consent {
 /// Volatile write cache state as recorded in the run.
 enum class WriteCacheState { NotPresent, Enabled, Disabled, Unknown };
 
+/// Whether a write-cache change also becomes the value the drive keeps across power cycles
+/// and controller resets (NVMe: Set Features with SV = 1), or lasts until the next one.
+enum class WriteCacheScope { CurrentOnly, CurrentAndSaved };
+
+/// The write cache as the drive reports it: the value in effect and, where the drive can
+/// save the setting, the value it keeps across power cycles and resets.
+struct WriteCacheSetting {
+  WriteCacheState current = WriteCacheState::Unknown;
+  /// The saved value; Unknown when the drive keeps none that can be read (NVMe: ONCS bit 4
+  /// clear, or the feature is not saveable — then a reset brings back the drive's default).
+  WriteCacheState saved = WriteCacheState::Unknown;
+  /// The drive accepts a saved change (NVMe: ONCS bit 4 set and the Volatile Write Cache
+  /// feature reports itself saveable in its capabilities, Get Features SEL = 011b).
+  bool saveable = false;
+};
+
 }  // namespace pts::model

@@ -157,7 +157,10 @@ struct RunRecord {
   std::string failure;
   DeviceIdentity device;
   Consent consent;  ///< what the destruction of `device` was confirmed with
-  WriteCacheState write_cache = WriteCacheState::Unknown;
+  WriteCacheState write_cache = WriteCacheState::Unknown;  ///< the state the run established
+  /// The operator's setting, read before the run first changed the cache; set back (current
+  /// and, where the drive saved one, saved) when the run or a resume of it ends.
+  WriteCacheSetting write_cache_original;
   TestPlan plan;
   std::vector<SubTestRecord> subtests;
   std::vector<Deviation> deviations;

@@ -13,27 +13,35 @@ const char* write_cache_name(model::WriteCacheState s) {
   return "unknown";
 }
 
-std::pair<model::WriteCacheState, std::string> apply_write_cache(device::TargetDevice& dev,
-                                                                 const model::TestPlan& plan) {
+WriteCacheApplied apply_write_cache(device::TargetDevice& dev, const model::TestPlan& plan,
+                                    const model::WriteCacheSetting& original) {
   const auto want = plan.write_cache_enabled ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
   const std::string want_text = plan.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)";
-  auto cur = dev.write_cache();
+  auto cur = dev.write_cache_setting();
   if (!cur.ok())
     return {model::WriteCacheState::Unknown,
-            "the write cache state could not be read (" + cur.error().message() + "); the plan requires it " + want_text};
-  if (*cur == model::WriteCacheState::NotPresent) {
+            "the write cache state could not be read (" + cur.error().message() + "); the plan requires it " + want_text,
+            ""};
+  if (cur->current == model::WriteCacheState::NotPresent) {
     if (plan.write_cache_enabled)
-      return {*cur, "the target has no volatile write cache; the plan asks for it enabled (WCE)"};
-    return {*cur, ""};
+      return {cur->current, "the target has no volatile write cache; the plan asks for it enabled (WCE)", ""};
+    return {cur->current, "", ""};
   }
-  if (*cur == want) return {*cur, ""};
-  auto set = dev.set_write_cache(plan.write_cache_enabled);
+  // Saved where the drive can save it: a controller reset during a 20-hour run then keeps the
+  // test's setting; ptsuite sets the operator's back, saved and current, when the run ends.
+  const bool save = original.saveable && cur->saveable;
+  if (cur->current == want && (!save || cur->saved == want)) return {want, "", "already so"};
+  const std::string how = save ? "set and saved (SV = 1: a controller reset keeps it until the run ends)"
+                               : "set current-only (SV = 0: the drive cannot save the setting)";
+  auto set = dev.set_write_cache(plan.write_cache_enabled,
+                                 save ? model::WriteCacheScope::CurrentAndSaved : model::WriteCacheScope::CurrentOnly);
   if (!set.ok())
-    return {*cur, std::string("the write cache is ") + write_cache_name(*cur) + " and could not be set " + want_text +
-                      " (" + set.error().message() + ")"};
+    return {cur->current, std::string("the write cache is ") + write_cache_name(cur->current) + " and could not be set " +
+                              want_text + " (" + set.error().message() + ")", how};
   if (*set != want)
-    return {*set, std::string("the write cache stayed ") + write_cache_name(*set) + "; the plan requires it " + want_text};
-  return {*set, ""};
+    return {*set, std::string("the write cache stayed ") + write_cache_name(*set) + "; the plan requires it " + want_text,
+            how};
+  return {*set, "", how};
 }
 
 bool purge_pending(const model::RunRecord& record, size_t i) {
@@ -103,11 +111,12 @@ core::Status check_write_cache(RunContext& ctx, size_t i, uint32_t round, const 
     return ctx.deviation_once("write-cache-unknown", "the write cache state could not be read back " + where + " (" +
                                                          now.error().message() + ")");
   if (*now == established) return core::ok_status();
-  auto [fixed, problem] = apply_write_cache(dev, ctx.record().plan);
+  const auto applied = apply_write_cache(dev, ctx.record().plan, ctx.record().write_cache_original);
   std::string text = std::string("the write cache was found ") + write_cache_name(*now) + " " + where +
                      " (the run had it " + write_cache_name(established) + ")";
-  text += problem.empty() ? std::string("; set back to ") + write_cache_name(fixed) : "; " + problem;
-  auto st = ctx.transition("WriteCache", i, round, std::string(write_cache_name(fixed)) + " (" + text + ")");
+  text += applied.problem.empty() ? std::string("; set back to ") + write_cache_name(applied.state)
+                                  : "; " + applied.problem;
+  auto st = ctx.transition("WriteCache", i, round, std::string(write_cache_name(applied.state)) + " (" + text + ")");
   if (!st.ok()) return st;
   return ctx.deviation("write-cache-changed", text);
 }

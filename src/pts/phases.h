@@ -1,8 +1,10 @@
 // pts/phases.h — steps every procedure shares around its own stimulus: the purge (with its
-// LBA read-back check, repeated on resume until it settles), and the write cache (brought to
-// the plan's state, read back after every purge and at the end of every Round; a change is a
-// deviation naming where it was seen). Procedures call these instead of talking to the
-// device themselves. May use: core, model, device, pts/run_context.
+// LBA read-back check, repeated on resume until it settles), and the write cache (brought to the
+// plan's state — saved where the drive can save it —, read back after every purge and at the
+// end of every Round, a change being a deviation naming where it was seen; the operator's
+// setting before and after the run: write_cache.h). Procedures call these instead of talking
+// to the device themselves.
+// May use: core, model, device, pts/run_context.
 #pragma once
 
 #include <cstddef>
@@ -20,10 +22,17 @@ namespace pts::runner {
 /// "no volatile write cache", "enabled", "disabled", "unknown".
 const char* write_cache_name(model::WriteCacheState state);
 
-/// Brings the write cache to the plan's state. Returns the state and, when it could not be
-/// brought there, a deviation text (empty when it is as the plan requires).
-std::pair<model::WriteCacheState, std::string> apply_write_cache(device::TargetDevice& dev,
-                                                                 const model::TestPlan& plan);
+/// What apply_write_cache did.
+struct WriteCacheApplied {
+  model::WriteCacheState state = model::WriteCacheState::Unknown;
+  std::string problem;  ///< a deviation text; empty when the cache is as the plan requires
+  std::string how;      ///< "set current-only (...)", "set and saved (SV = 1 ...)", "already so"
+};
+
+/// Brings the write cache to the plan's state: saved as well (kept across a controller reset
+/// during a long run) where `original.saveable`, current-only otherwise.
+WriteCacheApplied apply_write_cache(device::TargetDevice& dev, const model::TestPlan& plan,
+                                    const model::WriteCacheSetting& original);
 
 /// True when sub-test `i` still needs its purge: none is recorded, or the recorded one did not
 /// settle (failed, not verified, not accepted) and nothing has run on it yet.

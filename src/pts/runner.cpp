@@ -9,6 +9,7 @@
 #include "pts/phases.h"
 #include "pts/procedure.h"
 #include "pts/run_context.h"
+#include "pts/write_cache.h"
 #include "results/record_builder.h"
 
 namespace pts::runner {
@@ -36,6 +37,7 @@ RunResult execute(RunContext& ctx) {
   out.journaled = true;
   auto fail = [&](core::Error e) {
     (void)ctx.transition("Failed", 0, 0, e.message());
+    (void)restore_write_cache_step(ctx);
     (void)ctx.finish(model::RunState::Failed, e.message());
     out.record = ctx.record();
     out.error = std::move(e);
@@ -49,13 +51,15 @@ RunResult execute(RunContext& ctx) {
     if (!step.ok()) return fail(step.take_error());
     if (*step == StepOutcome::Interrupted) {
       auto st = ctx.transition("Interrupted", i, 0, "stopped by the operator; " + describe_position(ctx.record()));
+      if (st.ok()) st = restore_write_cache_step(ctx);
       if (st.ok()) st = ctx.finish(model::RunState::Interrupted, "interrupted by the operator");
       out.record = ctx.record();
       if (!st.ok()) out.error = st.take_error();
       return out;
     }
   }
-  auto st = ctx.finish(model::RunState::Complete, "");
+  auto st = restore_write_cache_step(ctx);
+  if (st.ok()) st = ctx.finish(model::RunState::Complete, "");
   out.record = ctx.record();
   if (!st.ok()) out.error = st.take_error();
   return out;
@@ -123,10 +127,15 @@ RunResult start_run(RunEnv& env, model::RunRecord header) {
     return out;
   }
   header.transitions.push_back(make_transition(env.clock, "Guard", "passed"));
-  auto [cache, cache_problem] = apply_write_cache(env.device, header.plan);
-  header.write_cache = cache;
-  if (!cache_problem.empty()) header.deviations.push_back({"write-cache", cache_problem});
-  header.transitions.push_back(make_transition(env.clock, "WriteCache", write_cache_name(cache)));
+  header.write_cache_original = read_write_cache_setting(env.device);  // before ptsuite changes it
+  const auto cache = apply_write_cache(env.device, header.plan, header.write_cache_original);
+  header.write_cache = cache.state;
+  if (!cache.problem.empty()) header.deviations.push_back({"write-cache", cache.problem});
+  header.transitions.push_back(make_transition(
+      env.clock, "WriteCache",
+      std::string(write_cache_name(cache.state)) + (cache.how.empty() ? "" : ", " + cache.how) +
+          "; before the run: " + write_cache_setting_text(header.write_cache_original)));
+  if (env.observer) env.observer->state(header.transitions.back());
   header.state = model::RunState::Running;
   if (header.started_wall_ns == 0) header.started_wall_ns = env.clock.wall_ns();
   results::RecordBuilder shaped;  // sizes subtests from the plan, exactly as the journal will
@@ -134,6 +143,7 @@ RunResult start_run(RunEnv& env, model::RunRecord header) {
   header = shaped.record();
   auto st = env.sink.begin(header);
   if (!st.ok()) {
+    (void)restore_write_cache(env.device, header);  // nothing journaled: nothing will resume
     out.error = st.take_error();
     return out;
   }
@@ -178,9 +188,10 @@ RunResult resume_run(RunEnv& env, model::RunRecord loaded) {
   if (st.ok()) st = ctx.transition("Identify", 0, 0, identity_text(*id) + " (unchanged)");
   if (st.ok()) st = ctx.transition("Guard", 0, 0, "passed");
   if (st.ok()) {
-    auto [cache, cache_problem] = apply_write_cache(env.device, ctx.record().plan);
-    st = ctx.transition("WriteCache", 0, 0, write_cache_name(cache));
-    if (st.ok() && !cache_problem.empty()) st = ctx.deviation_once("write-cache", cache_problem);
+    const auto cache = apply_write_cache(env.device, ctx.record().plan, ctx.record().write_cache_original);
+    st = ctx.transition("WriteCache", 0, 0,
+                        std::string(write_cache_name(cache.state)) + (cache.how.empty() ? "" : ", " + cache.how));
+    if (st.ok() && !cache.problem.empty()) st = ctx.deviation_once("write-cache", cache.problem);
   }
   if (st.ok()) {
     char secs[32];
@@ -192,6 +203,7 @@ RunResult resume_run(RunEnv& env, model::RunRecord loaded) {
                                          "side of the gap ran with the device idle in between.");
   }
   if (!st.ok()) {
+    (void)restore_write_cache(env.device, ctx.record());
     out.record = ctx.record();
     out.error = st.take_error();
     return out;

@@ -150,6 +150,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceIdentity, kind, path, manu
                                                 health, pcie_link, wwid, nguid, eui64, serial_made_up,
                                                 subsystem_namespaces, subsystem_controllers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Consent, method, value, exclusivity)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriteCacheSetting, current, saved, saveable)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, method, performed, passed, sampled_blocks,
                                                 blocks_still_holding_pattern, expectation, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeRecord, method, chosen_automatically, reason, opcode,
@@ -200,7 +201,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimulatedDriveInfo, target, prof
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
                                                 run_id, command_line, host, started_wall_ns,
                                                 ended_wall_ns, state, failure, device, consent, write_cache,
-                                                plan, subtests, deviations, transitions, operator_fields,
+                                                write_cache_original, plan, subtests, deviations, transitions, operator_fields,
                                                 virtual_time, simulated_drive)
 
 }  // namespace pts::model

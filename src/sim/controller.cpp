@@ -82,7 +82,7 @@ class SimController final : public device::AdminTransport {
         put(d, 256, 1u << 1, 2);               // OACS: Format NVM
         put(d, 328, (1u << 0) | (1u << 1), 4); // SANICAP: crypto erase, block erase
         put(d, 516, 1, 4);                     // NN: one namespace
-        put(d, 520, 0, 2);                     // ONCS: no Dataset Management (no host TRIM path)
+        put(d, 520, 0, 2);                     // ONCS: no Dataset Management (no host TRIM path), no Save/Select (bit 4)
         d[524] = 1u << 2;                      // FNA: crypto erase in Format NVM
         d[525] = drive().vwc_present() ? 1 : 0;
         put_text(d, 768, 256, "nqn.2024-01.io.ptsuite:sim:" + session_->serial());
@@ -151,8 +151,12 @@ class SimController final : public device::AdminTransport {
     return status(1, kInvalidLogPage);
   }
 
+  // ONCS bit 4 is clear (Identify above): like a controller without the Save and Select
+  // fields, a Get Features selecting anything but the current value (SEL, cdw10 bits 10:8) and
+  // a Set Features asking to save (SV, cdw10 bit 31) get Invalid Field in Command.
   AdminCompletion get_features(const AdminCommand& cmd) {
     if ((cmd.cdw10 & 0xFF) != nvme::kFidVolatileWriteCache || !drive().vwc_present()) return status(0, kInvalidField);
+    if ((cmd.cdw10 >> 8) & 0x7) return status(0, kInvalidField);
     AdminCompletion c;
     c.cdw0 = drive().vwc_enabled() ? 1 : 0;
     return c;
@@ -160,6 +164,7 @@ class SimController final : public device::AdminTransport {
 
   AdminCompletion set_features(const AdminCommand& cmd) {
     if ((cmd.cdw10 & 0xFF) != nvme::kFidVolatileWriteCache || !drive().vwc_present()) return status(0, kInvalidField);
+    if (cmd.cdw10 >> 31) return status(0, kInvalidField);
     if (drive().sanitize_state().status == 2) return status(0, kSanitizeInProgress);
     if (auto st = session_->begin_change(RecordType::SetWriteCache); !st.ok()) return failed(st.error());
     const bool on = cmd.cdw11 & 1u;

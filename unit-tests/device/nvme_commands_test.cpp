@@ -55,6 +55,8 @@ TEST(NvmeCommands, Sanitize) {
 TEST(NvmeCommands, VolatileWriteCacheFeature) {
   EXPECT_EQ(get_volatile_write_cache().opcode, 0x0A);
   EXPECT_EQ(get_volatile_write_cache().cdw10, 0x06u);
+  EXPECT_EQ(get_volatile_write_cache(FeatureSelect::Saved).cdw10, 0x206u);                  // SEL 010b
+  EXPECT_EQ(get_volatile_write_cache(FeatureSelect::SupportedCapabilities).cdw10, 0x306u);  // SEL 011b
   const auto cur = FeatureSave::CurrentOnly;
   EXPECT_EQ(set_volatile_write_cache(true, cur).opcode, 0x09);
   EXPECT_EQ(set_volatile_write_cache(true, cur).cdw11, 1u);

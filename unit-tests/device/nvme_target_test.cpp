@@ -578,39 +578,57 @@ TEST_F(NvmeTargetTest, WriteCacheGetAndSet) {
   t->on(nvme::kOpGetFeatures, 0, nvme::kFidVolatileWriteCache, off);
   t->on(nvme::kOpSetFeatures, 0, nvme::kFidVolatileWriteCache, fakes::FakeReply{});
   EXPECT_EQ(*dev->write_cache(), model::WriteCacheState::Enabled);
-  EXPECT_EQ(*dev->set_write_cache(false), model::WriteCacheState::Disabled);
+  EXPECT_EQ(*dev->set_write_cache(false, model::WriteCacheScope::CurrentOnly), model::WriteCacheState::Disabled);
   auto sets = t->sent_with(nvme::kOpSetFeatures);
   ASSERT_EQ(sets.size(), 1u);
   EXPECT_EQ(sets[0].cdw11, 0u);
 }
 
-TEST_F(NvmeTargetTest, WriteCacheIsNeverSavedEvenWhenTheDriveCouldSaveIt) {
-  // ONCS bit 4 (Save field in Set Features supported) set or not: both the Set Features that
-  // disables the cache for a test and the one that enables it go out current-only (SV, cdw10
-  // bit 31, clear), so the drive's saved setting, the operator's, comes back at the next power
-  // cycle; a run killed mid-test never leaves the test's setting saved on the drive.
-  for (bool save_supported : {false, true}) {
-    SCOPED_TRACE(save_supported ? "ONCS bit 4 set" : "ONCS bit 4 clear");
+TEST_F(NvmeTargetTest, WriteCacheIsSavedOnlyWhereTheDriveCanSaveIt) {
+  // The rule: ptsuite reads the saved value (Get Features SEL = 010b) and sends SV = 1 (cdw10
+  // bit 31) only when ONCS bit 4 is set AND the feature's capabilities (SEL = 011b) say it is
+  // saveable; everywhere else the cache is set current-only and no Select is sent. (The run
+  // sets the operator's setting back at its end: pts/write_cache.h.)
+  constexpr uint32_t kSelCap = nvme::kFidVolatileWriteCache | (3u << 8), kSelSaved = nvme::kFidVolatileWriteCache | (2u << 8);
+  struct Case {
+    const char* name;
+    bool oncs_bit4;
+    bool cap_saveable;
+  };
+  for (const Case& k : {Case{"ONCS bit 4 clear", false, true}, Case{"ONCS bit 4 set, not saveable (QEMU)", true, false},
+                        Case{"ONCS bit 4 set, saveable", true, true}}) {
+    SCOPED_TRACE(k.name);
     const uint16_t oncs = static_cast<uint16_t>(ctrl[520] | (ctrl[521] << 8));
-    put_le(ctrl, 520, save_supported ? (oncs | 0x10u) : (oncs & ~0x10u), 2);
+    put_le(ctrl, 520, k.oncs_bit4 ? (oncs | 0x10u) : (oncs & ~0x10u), 2);
     open();
-    fakes::FakeReply off;
-    fakes::FakeReply on;
-    on.cdw0 = 1;
+    fakes::FakeReply cur_off, saved_on, cap;
+    saved_on.cdw0 = 1;
+    cap.cdw0 = (k.cap_saveable ? 1u : 0u) | 4u;  // saveable?, changeable
+    t->on(nvme::kOpGetFeatures, 0, nvme::kFidVolatileWriteCache, cur_off);
+    t->on(nvme::kOpGetFeatures, 0, kSelCap, cap);
+    t->on(nvme::kOpGetFeatures, 0, kSelSaved, saved_on);
     t->on(nvme::kOpSetFeatures, 0, nvme::kFidVolatileWriteCache, fakes::FakeReply{});
-    t->on(nvme::kOpGetFeatures, 0, nvme::kFidVolatileWriteCache, off);
     t->on(nvme::kOpSetFeatures, 0, nvme::kFidVolatileWriteCache | (1u << 31), fakes::FakeReply{});
-    EXPECT_EQ(*dev->set_write_cache(false), model::WriteCacheState::Disabled);
-    t->replace(nvme::kOpGetFeatures, 0, nvme::kFidVolatileWriteCache, on);
-    EXPECT_EQ(*dev->set_write_cache(true), model::WriteCacheState::Enabled);
+    auto s = dev->write_cache_setting();
+    ASSERT_TRUE(s.ok()) << s.error().message();
+    const bool saveable = k.oncs_bit4 && k.cap_saveable;
+    EXPECT_EQ(s->current, model::WriteCacheState::Disabled);
+    EXPECT_EQ(s->saveable, saveable);
+    EXPECT_EQ(s->saved, saveable ? model::WriteCacheState::Enabled : model::WriteCacheState::Unknown);
+    size_t selects = 0;
+    for (const auto& c : t->sent_with(nvme::kOpGetFeatures)) selects += (c.cdw10 >> 8) & 7u ? 1 : 0;
+    EXPECT_EQ(selects, k.oncs_bit4 ? (k.cap_saveable ? 2u : 1u) : 0u) << "a Select sent without ONCS bit 4";
+
+    auto saved = dev->set_write_cache(false, model::WriteCacheScope::CurrentAndSaved);
+    EXPECT_EQ(saved.ok(), k.oncs_bit4);
+    EXPECT_TRUE(dev->set_write_cache(false, model::WriteCacheScope::CurrentOnly).ok());
     const auto sets = t->sent_with(nvme::kOpSetFeatures);
-    ASSERT_EQ(sets.size(), 2u);
-    for (const auto& c : sets) {
-      EXPECT_EQ(c.cdw10 & 0xFFu, uint32_t(nvme::kFidVolatileWriteCache));
-      EXPECT_EQ(c.cdw10 >> 31, 0u) << "SV set: the test's cache setting would outlive the run";
+    ASSERT_EQ(sets.size(), k.oncs_bit4 ? 2u : 1u) << "SV = 1 sent to a controller without ONCS bit 4";
+    if (k.oncs_bit4) {
+      EXPECT_EQ(sets[0].cdw10, nvme::kFidVolatileWriteCache | (1u << 31));  // FID 06h, SV
     }
-    EXPECT_EQ(sets[0].cdw11, 0u);
-    EXPECT_EQ(sets[1].cdw11, 1u);
+    EXPECT_EQ(sets.back().cdw10, uint32_t(nvme::kFidVolatileWriteCache));                 // SV clear
+    for (const auto& c : sets) EXPECT_EQ(c.cdw11, 0u);
   }
 }
 
@@ -619,7 +637,7 @@ TEST_F(NvmeTargetTest, WriteCacheSetFailureIsADeviceError) {
   fakes::FakeReply invalid;
   invalid.sc = 0x02;
   t->on(nvme::kOpSetFeatures, 0, nvme::kFidVolatileWriteCache, invalid);
-  auto r = dev->set_write_cache(false);
+  auto r = dev->set_write_cache(false, model::WriteCacheScope::CurrentOnly);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, core::ErrorKind::Device);
   EXPECT_NE(r.error().message().find("Invalid Field in Command"), std::string::npos);
@@ -629,7 +647,8 @@ TEST_F(NvmeTargetTest, NoVolatileCache) {
   ctrl[525] = 0;  // VWC not present
   open();
   EXPECT_EQ(*dev->write_cache(), model::WriteCacheState::NotPresent);
-  EXPECT_EQ(*dev->set_write_cache(false), model::WriteCacheState::NotPresent);
+  EXPECT_EQ(*dev->set_write_cache(false, model::WriteCacheScope::CurrentAndSaved), model::WriteCacheState::NotPresent);
+  EXPECT_EQ(dev->write_cache_setting()->current, model::WriteCacheState::NotPresent);
   EXPECT_TRUE(t->sent_with(nvme::kOpGetFeatures).empty());
   EXPECT_TRUE(t->sent_with(nvme::kOpSetFeatures).empty());
 }

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "device/target_device.h"
 
@@ -71,10 +72,36 @@ class FakeDevice final : public device::TargetDevice {
     if (on_cache_read) on_cache_read(++cache_reads);
     return cache;
   }
-  core::Result<model::WriteCacheState> set_write_cache(bool enabled) override {
+  /// The drive can save the setting (NVMe: ONCS bit 4 and a saveable feature); `saved` is the
+  /// value it keeps across a reset (reset() brings it back).
+  bool saveable = false;
+  model::WriteCacheState saved = model::WriteCacheState::Enabled;
+  bool set_fails = false;
+  struct CacheSet {
+    bool enabled;
+    model::WriteCacheScope scope;
+  };
+  std::vector<CacheSet> cache_sets;
+
+  core::Result<model::WriteCacheSetting> write_cache_setting() override {
+    auto now = write_cache();
+    model::WriteCacheSetting s;
+    s.current = *now;
+    s.saveable = saveable;
+    if (saveable) s.saved = saved;
+    return s;
+  }
+  core::Result<model::WriteCacheState> set_write_cache(bool enabled, model::WriteCacheScope scope) override {
+    cache_sets.push_back({enabled, scope});
+    if (set_fails) return core::Error(core::ErrorKind::Device, "Set Features (Volatile Write Cache): SCT 0 SC 0x02");
+    if (scope == model::WriteCacheScope::CurrentAndSaved && !saveable)
+      return core::Error(core::ErrorKind::Device, "Set Features (Volatile Write Cache): SV = 1 refused");
     cache = enabled ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
+    if (scope == model::WriteCacheScope::CurrentAndSaved) saved = cache;
     return cache;
   }
+  /// A controller reset: the current value becomes the saved one (or the default, enabled).
+  void reset() { cache = saveable ? saved : model::WriteCacheState::Enabled; }
 };
 
 }  // namespace pts::fakes

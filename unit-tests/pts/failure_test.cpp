@@ -126,10 +126,10 @@ TEST(Failures, AnAcceptedPurgeFailureIsNotRepeatedAndKeepsItsDeviations) {
 TEST(Failures, AWriteCacheChangeIsADeviationNamingTheRound) {
   Rig rig(steady_at_8);
   rig.device.cache = model::WriteCacheState::Disabled;  // as the plan wants (WCD)
-  // Reads: 1 at the start, 2 after the purge, 3.. at the end of Rounds 1, 2, ...: the drive
-  // turns its cache on during Round 3.
+  // Reads: 1 the operator's setting, 2 bringing it to the plan's, 3 after the purge, 4.. at
+  // the end of Rounds 1, 2, ...: the drive turns its cache on during Round 3.
   rig.device.on_cache_read = [&](int reads) {
-    if (reads == 5) rig.device.cache = model::WriteCacheState::Enabled;
+    if (reads == 6) rig.device.cache = model::WriteCacheState::Enabled;
   };
   auto res = rig.start(temp_run_dir("wc-change"), make_plan());
   ASSERT_FALSE(res.error);
@@ -142,7 +142,9 @@ TEST(Failures, AWriteCacheChangeIsADeviationNamingTheRound) {
     }
   EXPECT_EQ(rig.device.cache, model::WriteCacheState::Disabled);
   // read back after the purge and after every one of the 8 Rounds
-  EXPECT_EQ(rig.device.cache_reads, 1 + 1 + 8 + 1);  // + the read of set_write_cache's check
+  // + the read of set_write_cache's check, + the one before restoring the operator's setting
+  // (disabled, as the run left it: nothing to set)
+  EXPECT_EQ(rig.device.cache_reads, 2 + 1 + 8 + 1 + 1);
 }
 
 }  // namespace

@@ -80,10 +80,24 @@ TEST(SimController, WriteCacheFeatureWhenTheBufferIsVolatile) {
   auto state = f.target->write_cache();
   ASSERT_TRUE(state.ok());
   EXPECT_EQ(*state, model::WriteCacheState::Enabled);
-  auto off = f.target->set_write_cache(false);
+  auto off = f.target->set_write_cache(false, model::WriteCacheScope::CurrentOnly);
   ASSERT_TRUE(off.ok());
   EXPECT_EQ(*off, model::WriteCacheState::Disabled);
   EXPECT_FALSE(f.dev.session->drive().vwc_enabled());
+  // ONCS bit 4 clear: the setting cannot be saved, so ptsuite sets it current-only …
+  auto setting = f.target->write_cache_setting();
+  ASSERT_TRUE(setting.ok());
+  EXPECT_FALSE(setting->saveable);
+  // … and the controller, like a real one without the Save / Select fields, refuses SV = 1
+  // (cdw10 bit 31) and a Get Features SEL other than current with Invalid Field in Command,
+  // leaving the cache as it was.
+  auto ctrl = make_sim_controller(f.dev.session);
+  auto sv = ctrl->submit(device::nvme::set_volatile_write_cache(true, device::nvme::FeatureSave::SaveAcrossPowerCycles));
+  EXPECT_EQ(sv.sc, 0x02);
+  EXPECT_FALSE(f.dev.session->drive().vwc_enabled());
+  EXPECT_EQ(ctrl->submit(device::nvme::get_volatile_write_cache(device::nvme::FeatureSelect::Saved)).sc, 0x02);
+  EXPECT_TRUE(ctrl->submit(device::nvme::set_volatile_write_cache(true, device::nvme::FeatureSave::CurrentOnly)).ok());
+  EXPECT_TRUE(f.dev.session->drive().vwc_enabled());
   Fixture plp;
   auto none = plp.target->write_cache();
   ASSERT_TRUE(none.ok());
