@@ -16,8 +16,10 @@
 namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
-/// window percentiles from the merged histograms. Older records load unchanged.
-inline constexpr int kRunRecordSchemaVersion = 3;
+/// window percentiles from the merged histograms. 4: the advanced tests (plan procedure,
+/// time_scale, interpretations and their parameters, sub-test role, Round idle_after,
+/// sub-test findings, window cpu_pct). Older records load unchanged.
+inline constexpr int kRunRecordSchemaVersion = 4;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {
@@ -40,6 +42,8 @@ struct RoundRecord {
   /// this round, in order; the first cell after a start or resume has none.
   std::vector<uint64_t> cell_gaps_ns;
   std::optional<SteadyStateVerdict> verdict;  ///< from round window_rounds on
+  /// Host idle after this Round's cells (HIR Access B); absent for every other Round.
+  std::optional<IdleRecord> idle_after;
 };
 
 /// The reported value of one cell: the mean over the Measurement Window only (rounds
@@ -68,6 +72,7 @@ struct CellWindowResult {
   /// record from before schema 3, or when a window cell carried no histogram: then the
   /// summaries are empty and p99_999_latency_ns is the mean of the Rounds' values.
   bool percentiles_pooled = false;
+  double cpu_pct = 0;           ///< mean of the Rounds' process CPU (user + system, 100 = one core)
 };
 
 /// Progress and results of one sub-test.
@@ -82,6 +87,8 @@ struct SubTestRecord {
   uint32_t window_last_round = 0;
   std::optional<SteadyStateVerdict> final_verdict;
   std::vector<CellWindowResult> window_results;  ///< one per applicable cell, in plan order
+  /// What an advanced procedure derived (cliff, plateaus, recovery, MaxIOPS point, ...).
+  std::vector<Finding> findings;
 };
 
 /// Anything that departs from the spec, in plain words; printed on every report sheet.
