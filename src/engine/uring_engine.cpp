@@ -91,7 +91,14 @@ class UringEngine final : public IoEngine {
     model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
     result.started_wall_ns = wall0;
     result.completion_poll_ns = plans->front().completion_poll_ns;
+    completed_ios_ += result.read_ios + result.write_ios + result.io_errors;
     return result;
+  }
+
+  std::optional<IoCounters> counters() override {
+    IoCounters c;
+    c.engine_ios = completed_ios_;
+    return c;
   }
 
   std::string describe() const override {
@@ -123,6 +130,7 @@ class UringEngine final : public IoEngine {
   int fd_;
   bool writable_;
   std::vector<std::unique_ptr<UringWorker>> workers_;
+  uint64_t completed_ios_ = 0;  ///< every I/O of every run() so far (a run drains before it returns)
 };
 
 }  // namespace
