@@ -6,20 +6,18 @@
 #include <cmath>
 #include <cstdio>
 
+#include "config/advanced_resolver.h"
+#include "config/resolver_text.h"
 #include "core/units.h"
 
 namespace pts::config {
 namespace {
 
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-std::string mix(uint32_t read_pct) { return std::to_string(read_pct) + "/" + std::to_string(100 - read_pct); }
-
-const char* pattern_tag(model::AccessPattern p) { return p == model::AccessPattern::Random ? "RND" : "SEQ"; }
+using detail::edition_title;
+using detail::mix;
+using detail::not_applicable;
+using detail::num;
+using detail::pattern_tag;
 
 const char* metric_label(model::Metric m) {
   switch (m) {
@@ -29,16 +27,6 @@ const char* metric_label(model::Metric m) {
     case model::Metric::MaxLatencyNs: return "MRT";
   }
   return "?";
-}
-
-std::string edition_title(const std::string& e) { return e == "pts-e-1.1" ? "PTS-E 1.1" : e == "pts-2.0.2" ? "PTS 2.0.2" : e; }
-
-/// Why a block size cannot run on the target, or "" when it can.
-std::string not_applicable(uint32_t block_bytes, uint32_t lba_size) {
-  if (lba_size == 0 || (block_bytes >= lba_size && block_bytes % lba_size == 0)) return {};
-  return "block size " + core::format_block_size(block_bytes) + " is " +
-         (block_bytes < lba_size ? "smaller than" : "not a multiple of") + " the target's " +
-         std::to_string(lba_size) + "-byte LBA size";
 }
 
 void deviate(ResolvedPlan& r, std::string code, std::string text) {
@@ -234,9 +222,19 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
   }
   ResolvedPlan r;
   resolve_settings(d, *cs, o, id, r, errors);
-  for (const auto& sd : d.subtests)
-    if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
-      resolve_subtest(d, *cs, sd, id, r, errors);
+  if (d.procedure != kProcSteadyRounds) {
+    resolve_advanced(d, *cs, o, id, r, errors);
+  } else {
+    r.plan.procedure = kProcSteadyRounds;
+    if (o.time_scale)
+      r.notes.push_back("--time-scale has no effect: " + d.title + " has no phases beyond its cells (--cell-seconds "
+                        "sets those)");
+    if (o.workload) errors.push_back("--workload: only the advanced tests (WSAT, HIR, DIRTH, ECW) take a workload");
+    if (o.art_ceiling_ms) errors.push_back("--art-ceiling: only DIRTH and ECW have an ART ceiling");
+    for (const auto& sd : d.subtests)
+      if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
+        resolve_subtest(d, *cs, sd, id, r, errors);
+  }
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
   r.plan.accept_purge_failure = o.accept_purge_failure;
   if (o.seed) {  // the runner derives a distinct seed per cell and Round from this one
@@ -252,15 +250,25 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
 PlanDuration estimate_duration(const model::TestPlan& plan) {
   PlanDuration out;
   out.unbounded = plan.continue_past_max;
+  const bool advanced = !plan.procedure.empty() && plan.procedure != kProcSteadyRounds;
   for (const auto& s : plan.subtests) {
     PlanDuration::SubTest st;
     st.id = s.id;
-    st.applicable_cells = static_cast<uint32_t>(std::count_if(s.cells.begin(), s.cells.end(),
-                                                              [](const model::CellPlan& c) { return c.applicable; }));
-    st.round_seconds = st.applicable_cells * plan.cell_seconds;
+    for (const auto& c : s.cells) {
+      if (!c.applicable) continue;
+      ++st.applicable_cells;
+      st.round_seconds += c.spec.seconds;
+    }
     st.max_rounds_seconds = plan.max_rounds * st.round_seconds;
+    st.seconds = st.max_rounds_seconds;
+    st.how = std::to_string(plan.max_rounds) + " Rounds";
+    if (advanced) {
+      const auto wc = advanced_worst_case(plan, s);
+      st.seconds = wc.seconds;
+      st.how = wc.how;
+    }
     st.wipc_bytes = s.wipc_enabled ? s.wipc.bytes_limit : 0;
-    out.rounds_seconds += st.max_rounds_seconds;
+    out.rounds_seconds += st.seconds;
     out.subtests.push_back(st);
   }
   return out;

@@ -40,6 +40,7 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& definition, const 
                                         const model::DeviceIdentity& identity);
 
 /// Worst-case duration of a resolved plan, excluding WIPC (its time depends on the drive).
+/// A cell lasts its own spec.seconds (a DIRTH pre-write is longer than a sweep point).
 struct PlanDuration {
   struct SubTest {
     std::string id;
@@ -47,9 +48,13 @@ struct PlanDuration {
     double round_seconds = 0;       ///< applicable cells × cell seconds
     double max_rounds_seconds = 0;  ///< max rounds × round seconds
     uint64_t wipc_bytes = 0;
+    /// Worst case of this sub-test: max_rounds_seconds for Rounds, the procedure's own rule
+    /// for an advanced sub-test (WSAT's time limit, HIR's phases, ...); `how` says which.
+    double seconds = 0;
+    std::string how;
   };
   std::vector<SubTest> subtests;
-  double rounds_seconds = 0;  ///< sum over sub-tests, excluding WIPC
+  double rounds_seconds = 0;  ///< sum of the sub-tests' worst cases, excluding WIPC
   bool unbounded = false;     ///< continue_past_max: no upper bound
 };
 
