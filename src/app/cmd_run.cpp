@@ -48,7 +48,7 @@ std::string demo_target_path() {
 void run_usage(FILE* out) {
   std::fprintf(out,
                "usage: ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [options]\n"
-               "  TEST      iops | throughput (tp) | latency (lat) | path/to/definition.toml\n"
+               "  TEST      a test of `ptsuite list` (iops, tp, lat, wsat, hir, xsr, dirth, ecw) or a .toml file\n"
                "  TARGET    NVMe namespace, block device or regular file (created at --size when missing);\n"
                "            default: a %s demo file %s with %g s cells\n"
                "  --out RUNDIR        new or empty run directory (default reports/TEST-YYYYMMDD-HHMMSS)\n"
@@ -157,7 +157,7 @@ int cmd_run(const Args& raw_args) {
     }
   }
   if (positional.empty() || positional.size() > 2)
-    errors.push_back(positional.empty() ? "TEST: missing (iops, throughput, latency or a definition file)"
+    errors.push_back(positional.empty() ? "TEST: missing (a test of ptsuite list, or a definition file)"
                                         : "expected TEST [TARGET], got " + std::to_string(positional.size()) +
                                               " positional arguments");
   const bool demo = positional.size() == 1;
@@ -232,7 +232,7 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail(resolved.error());
   }
-  if (!runner::find_procedure(resolved->plan.test_id)) {
+  if (!runner::find_procedure_for(resolved->plan)) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }
