@@ -19,6 +19,7 @@ struct AdvancedCtx {
   const model::DeviceIdentity& id;
   ResolvedPlan& r;
   std::vector<std::string>& errors;
+  std::vector<std::string> checked = {};  ///< workloads already checked against the target
 
   model::TestPlan& plan() { return r.plan; }
   double scaled(double spec_seconds) const { return spec_seconds * r.plan.time_scale; }

@@ -30,7 +30,7 @@ struct WorkloadDef {
   uint32_t read_pct = 0;
   uint32_t block_bytes = 0;                   ///< 0 when bs_split is set
   std::vector<model::BlockSizeShare> bs_split;
-  std::string zones;                          ///< zoned random distribution, "50/5:30/15:20/80"; "" = uniform
+  std::vector<model::AccessZone> zones;       ///< zoned random distribution (zones = "50/5:30/15:20/80"); empty = uniform
   int line = 0;
   int zones_line = 0;
 };

@@ -111,9 +111,11 @@ void read_workload(const std::string& id, const toml::table& t, Problems& p, Adv
   if (has_bs == has_split) p.add(w.line, where + " needs exactly one of block_size and bs_split");
   if (auto v = r.block_size("block_size")) w.block_bytes = *v;
   if (const toml::array* s = r.array("bs_split")) read_bs_split(*s, where, p, w);
-  if (auto z = r.string("zones")) {
-    w.zones = *z;
+  if (auto z = r.string("zones")) {  // fio's zoned syntax, as [matrix] zones
     w.zones_line = r.line("zones");
+    std::string why;
+    if (!model::parse_zones(*z, w.zones, why)) p.add(w.zones_line, where + " zones '" + *z + "': " + why);
+    for (const auto& m : model::zone_problems(w.zones)) p.add(w.zones_line, where + " zones '" + *z + "': " + m);
     if (w.pattern == model::AccessPattern::Sequential)
       p.add(w.zones_line, where + " zones apply to random access only (pattern is \"sequential\")");
   }

@@ -16,7 +16,8 @@ namespace detail {
 std::string workload_label(const WorkloadDef& w) {
   std::string bs = w.bs_split.empty() ? core::format_block_size(w.block_bytes)
                                       : std::to_string(w.bs_split.size()) + "-size block mix";
-  return std::string(pattern_tag(w.pattern)) + " " + bs + " " + mix(w.read_pct);
+  return std::string(pattern_tag(w.pattern)) + " " + bs + " " + mix(w.read_pct) +
+         (w.zones.empty() ? "" : ", zoned " + model::zones_text(w.zones));
 }
 
 model::AccessSpec workload_spec(AdvancedCtx& c, const WorkloadDef& w, uint32_t threads, uint32_t queue_depth,
@@ -32,7 +33,10 @@ model::AccessSpec workload_spec(AdvancedCtx& c, const WorkloadDef& w, uint32_t t
   s.queue_depth = queue_depth;
   s.seconds = seconds;
   s.active_range_pct = c.plan().active_range_pct;
+  s.zones = w.zones;
   if (c.o.seed) s.seed = *c.o.seed;
+  if (std::find(c.checked.begin(), c.checked.end(), w.id) != c.checked.end()) return s;
+  c.checked.push_back(w.id);  // the target checks once per workload, not per cell
   std::vector<uint32_t> sizes;
   if (w.bs_split.empty()) sizes.push_back(w.block_bytes);
   for (const auto& b : w.bs_split) sizes.push_back(b.bytes);
@@ -40,6 +44,8 @@ model::AccessSpec workload_spec(AdvancedCtx& c, const WorkloadDef& w, uint32_t t
     if (std::string why = not_applicable(bs, c.id.lba_size); !why.empty())
       c.errors.push_back(c.d.file + ":" + std::to_string(w.line) + ": [workload." + w.id + "] cannot run on " +
                          (c.id.path.empty() ? "this target" : c.id.path) + ": " + why);
+  check_zones_fit(w.zones, s.block_bytes, c.id, s.active_range_pct,
+                  c.d.file + ":" + std::to_string(w.zones_line) + ": [workload." + w.id + "]", "", c.errors);
   return s;
 }
 

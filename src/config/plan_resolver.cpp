@@ -115,18 +115,10 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
 /// this target's ActiveRange (the engine checks the same before the first I/O).
 void check_zones_fit(const TestDefinition& d, const SubTestDef& sd, const model::DeviceIdentity& id,
                      double active_range_pct, std::vector<std::string>& errors) {
-  if (d.zones.empty() || id.capacity_bytes == 0 || sd.block_sizes.empty()) return;
+  if (d.zones.empty() || sd.block_sizes.empty()) return;
   const uint32_t max_bs = *std::max_element(sd.block_sizes.begin(), sd.block_sizes.end());
-  const uint32_t lbs = id.lba_size ? id.lba_size : 512;
-  const auto range = static_cast<uint64_t>(static_cast<long double>(id.capacity_bytes) * active_range_pct / 100.0L) /
-                     lbs * lbs;
-  const auto bounds = model::zone_bounds(d.zones, range, max_bs);
-  for (size_t z = 0; z < d.zones.size(); ++z)
-    if (bounds[z + 1] - bounds[z] < max_bs)
-      errors.push_back(d.file + ":" + std::to_string(d.zones_line) + ": [matrix] zone " + std::to_string(z + 1) + " (" +
-                       model::zones_text({d.zones[z]}) + ") covers " + std::to_string(bounds[z + 1] - bounds[z]) +
-                       " B of the ActiveRange on " + (id.path.empty() ? "this target" : id.path) +
-                       ", less than one " + core::format_block_size(max_bs) + " block of sub-test " + sd.id);
+  detail::check_zones_fit(d.zones, max_bs, id, active_range_pct,
+                          d.file + ":" + std::to_string(d.zones_line) + ": [matrix]", " of sub-test " + sd.id, errors);
 }
 
 /// One sub-test: cells in spec order, Tracking Variables, WIPC.

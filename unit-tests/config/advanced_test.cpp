@@ -281,6 +281,41 @@ TEST(AdvancedBadInput, StructuralMistakesAllAtOnce) {
                   "[test] procedure 'cbw' is not one of steady-rounds, wsat, hir, xsr, dirth"));
 }
 
+TEST(AdvancedPlans, EcwRunsTheDirthProcedureWithTheCompositeMix) {
+  auto r = resolve("ecw.toml");
+  const auto& p = r.plan;
+  EXPECT_EQ(p.procedure, "dirth");
+  ASSERT_EQ(p.subtests.size(), 5u);
+  const auto& capture = p.subtests[2].cells.back().spec;
+  EXPECT_EQ(capture.read_pct, 40u);
+  ASSERT_EQ(capture.bs_split.size(), 12u);
+  EXPECT_EQ(capture.bs_split[7].bytes, 4096u);
+  EXPECT_EQ(capture.bs_split[7].percent, 67u);
+  ASSERT_EQ(capture.zones.size(), 3u);
+  EXPECT_EQ(model::zones_text(capture.zones), "50/5:30/15:20/80");
+  const auto& pc = p.subtests[0].cells[0].spec;
+  EXPECT_EQ(pc.read_pct, 0u);
+  EXPECT_EQ(model::zones_text(pc.zones), "50/5:30/15:20/80");
+  EXPECT_EQ(pc.block_bytes, 65536u);  // the largest of the split
+  EXPECT_NE(p.subtests[1].cells[1].label.find("TC 32 / QD 32"), std::string::npos);
+  // 0.5–3.5 KiB I/Os cannot run on a 4096-byte LBA format: refused, naming the workload.
+  auto e = resolve_errors("ecw.toml", {}, config::nominal_identity(1ull << 40, 4096));
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("[workload.ecw"), std::string::npos) << e[0];
+  // A target too small for zone A (5 %) to hold one 64 KiB block.
+  e = resolve_errors("ecw.toml", {}, config::nominal_identity(1ull << 20, 512));
+  EXPECT_TRUE(has(e, "zone 1 (50/5) covers")) << testing::PrintToString(e);
+}
+
+TEST(AdvancedBadInput, ZoneSharesNotSummingTo100) {
+  const auto t = replace(text_of("ecw.toml"), "zones = \"50/5:30/15:20/80\"", "zones = \"50/5:30/15:10/80\"");
+  auto p = problems(t);
+  ASSERT_EQ(p.size(), 1u) << testing::PrintToString(p);
+  EXPECT_EQ(p[0].rfind("x.toml:" + std::to_string(line_of(t, "zones = \"50/5:30/15:10")) +
+                           ": [workload.ecw] zones '50/5:30/15:10/80': ", 0), 0u) << p[0];
+  EXPECT_NE(p[0].find("sum to 90 %"), std::string::npos) << p[0];
+}
+
 TEST(AdvancedBadInput, XsrNeedsThreeGroups) {
   const auto t = replace(text_of("xsr.toml"), "  { id = \"ag3\", workload = \"seq1024k-w\", hours = 8 },\n", "");
   EXPECT_TRUE(has(problems(t), "[xsr] groups: XSR runs three Access Groups"));
