@@ -40,9 +40,10 @@ def run_child(cmd):
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def run_ptsuite(ptsuite, target, rw, bs, threads, qd, seconds):
-    out, cpu = run_child([ptsuite, "spec", target, "--rw", rw, "--bs", bs, "--threads", str(threads),
-                          "--oio", str(qd), "--seconds", str(seconds), "--json"])
+def run_ptsuite(ptsuite, target, rw, bs, threads, qd, seconds, confirm):
+    # --confirm: what the guard takes for a loop device (its backing file); reads ignore it
+    out, cpu = run_child([ptsuite, "spec", target, "--confirm", confirm, "--rw", rw, "--bs", bs, "--threads",
+                          str(threads), "--oio", str(qd), "--seconds", str(seconds), "--json"])
     j = json.loads(out)
     ios = j["read_ios"] + j["write_ios"]
     return {"iops": j["iops"], "cpu_us_per_io": cpu / ios * 1e6, "lat_us": j["lat_us"]["mean"]}
@@ -85,8 +86,8 @@ def main():
         subprocess.run(["truncate", "-s", f"{args.size_mib}M", backing], check=True)
         loop = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", backing], check=True,
                               capture_output=True, text=True).stdout.strip()
-        subprocess.run([args.ptsuite, "spec", loop, "--rw", "write", "--bs", "1m", "--oio", "8", "--seconds",
-                        "3"], check=True, capture_output=True)  # fill: random data everywhere
+        subprocess.run([args.ptsuite, "spec", loop, "--confirm", backing, "--rw", "write", "--bs", "1m", "--oio", "8",
+                        "--seconds", "3"], check=True, capture_output=True)  # fill: random data everywhere
         print(f"target {loop} (loop, direct-io=on) over {backing}, {args.size_mib} MiB; "
               f"{args.reps} alternating runs of {args.seconds:g} s per tool; cpu = child user+sys / I/Os")
         chosen = [CASES[int(i) - 1] for i in args.cases.split(",")] if args.cases else CASES
@@ -97,7 +98,7 @@ def main():
         for name, rw, bs, threads, qd in chosen:
             runs = {"ptsuite": [], "fio": [], "fio-tuned": []}
             tools = {
-                "ptsuite": lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds),
+                "ptsuite": lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds, backing),
                 "fio": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=False),
                 "fio-tuned": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, tuned=True),
             }

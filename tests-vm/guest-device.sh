@@ -2,12 +2,16 @@
 # guest-device.sh — run by tests-vm/run-nvme-vm.sh inside the QEMU guest (busybox ash, root):
 # ptsuite's device layer against a real Linux NVMe driver and QEMU's emulated controller.
 # Checks: `info` agrees with nvme-cli (model, serial, firmware, capacity, LBA size) through
-# the namespace, controller and generic nodes; the guard refuses the mounted namespace, one
-# held by device-mapper and a wrong --confirm serial without writing; an unsupported --purge is bad input; a Format NVM
-# purge succeeds and a pattern written before it is gone; `spec` runs through io_uring; `run`
-# (PTS-E enterprise) turns the volatile write cache off on the controller; a
+# the namespace, controller and generic nodes; the guard refuses the mounted namespace (purge,
+# spec and run, each leaving the checksum of the whole namespace unchanged), one held by
+# device-mapper and a wrong --confirm without writing; an unsupported --purge is bad input; a
+# Format NVM purge succeeds and a pattern written before it is gone; `spec` runs through
+# io_uring; `run` (PTS-E enterprise) turns the volatile write cache off on the controller; a
 # second namespace (4 KiB LBAs, attached during the test) is identified, makes the controller
-# ambiguous, and is purged without touching the first.
+# ambiguous, and is purged without touching the first; then, with the controller made to
+# format every namespace at once (the fna_all_ns.c shim), a purge of the first namespace is
+# refused while the second is mounted (its checksum unchanged), and goes through — reaching
+# the second — once it is not.
 # Exit status: the number of failed checks.
 NS=${NVME_NS:-/dev/nvme0n1}
 CTRL=${NVME_CTRL:-/dev/nvme0}
@@ -19,7 +23,7 @@ fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 expect_rc() {
   name=$1 want=$2
   shift 2
-  "$@" > /tmp/out 2>&1
+  "$@" > /tmp/out 2>&1 < /dev/null
   rc=$?
   if [ "$rc" -eq "$want" ]; then pass "$name (exit $rc)"; else
     fail "$name: exit $rc, expected $want"
@@ -33,11 +37,27 @@ jstr() { sed -n "s/^  \"$2\": //p" "$1" | head -1 | sed 's/,$//; s/^"//; s/"$//'
 # ctrl FIELD / ns FIELD: a field of nvme-cli's id-ctrl / id-ns text output, blanks trimmed
 ctrl() { nvme id-ctrl "$CTRL" | sed -n "s/^$1 *: \(.*\)\$/\1/p" | sed 's/ *$//'; }
 ns() { nvme id-ns "$NS" | sed -n "s/^$1 *: \(.*\)\$/\1/p" | sed 's/ *$//'; }
+# nsum DEV: checksum of the whole device (O_DIRECT reads)
+nsum() { dd if="$1" bs=1M iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1; }
+# refused NAME DEV CMD...: CMD exits 3 and the whole of DEV reads the same before and after
+# (back-to-back calls on one device reuse the last checksum as the next "before": each
+# checksum of 256 MiB costs seconds under emulation; call `fresh` after anything else writes)
+sum_dev="" sum_val=""
+fresh() { sum_dev=""; }
+refused() {
+  rname=$1 rdev=$2
+  shift 2
+  [ "$sum_dev" = "$rdev" ] || { sum_val=$(nsum "$rdev"); sum_dev=$rdev; }
+  expect_rc "$rname" 3 "$@"
+  rafter=$(nsum "$rdev")
+  [ "$rafter" = "$sum_val" ] && pass "$rname: whole $rdev unchanged" || fail "$rname: $rdev changed"
+  sum_val=$rafter
+}
 # zeroes OFFSET_BLOCKS: true when the 4 KiB block there reads as zeroes (O_DIRECT)
 zeroes() { dd if="$NS" bs=4096 skip="$1" count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/zero4k; }
 head -c 4096 /dev/zero > /tmp/zero4k
 
-echo "== info agrees with nvme-cli"
+echo "== info agrees with nvme-cli [$(cut -d' ' -f1 /proc/uptime) s]"
 expect_rc "info --json $NS" 0 ptsuite info "$NS" --json
 cp /tmp/out /tmp/info.json
 SERIAL=$(ctrl sn)
@@ -62,12 +82,13 @@ for node in "$CTRL" "$NG"; do  # the controller has one attached namespace so fa
 done
 ptsuite info "$NS"
 
-echo "== bad input and the guard write nothing"
+echo "== bad input and the guard write nothing [$(cut -d' ' -f1 /proc/uptime) s]"
 head -c 4096 /dev/urandom > /tmp/marker
 dd if=/tmp/marker of="$NS" bs=4096 count=1 oflag=direct conv=notrunc 2>/dev/null
 expect_rc "info /dev/null (not an NVMe node)" 2 ptsuite info /dev/null
 expect_rc "purge with a wrong serial" 3 ptsuite purge "$NS" --confirm "NOT-$SERIAL"
-grep -q "does not match" /tmp/out && pass "wrong serial message" || fail "wrong serial message: $(cat /tmp/out)"
+grep -q "does not confirm $NS: it takes its serial $SERIAL" /tmp/out && pass "wrong serial message" ||
+  fail "wrong serial message: $(cat /tmp/out)"
 expect_rc "purge --purge sanitize-crypto (no SANICAP)" 2 ptsuite purge "$NS" --confirm "$SERIAL" --purge sanitize-crypto
 grep -q "supported: format-user, discard, none" /tmp/out && pass "names the supported methods" ||
   fail "supported methods not named: $(cat /tmp/out)"
@@ -75,16 +96,28 @@ expect_rc "purge --purge format-crypto (FNA bit 2 clear)" 2 ptsuite purge "$NS" 
 dd if="$NS" bs=4096 count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/marker &&
   pass "block 0 untouched by the refused commands" || fail "block 0 changed by a refused command"
 
-echo "== the guard refuses the mounted namespace"
+echo "== the guard refuses the mounted namespace (whole-namespace checksum around every command) [$(cut -d' ' -f1 /proc/uptime) s]"
+# (remounted read-only once written: a read-write mount keeps updating its superblock, which
+# would move the checksum by itself)
 if mke2fs -q "$NS" > /tmp/mkfs.out 2>&1 && mkdir -p /mnt/t && mount -t ext4 "$NS" /mnt/t 2>/tmp/mount.out; then
-  expect_rc "purge of the mounted namespace" 3 ptsuite purge "$NS" --confirm "$SERIAL"
+  echo data > /mnt/t/file && sync && mount -o remount,ro /mnt/t
+  refused "purge of the mounted namespace" "$NS" ptsuite purge "$NS" --confirm "$SERIAL"
   grep -q "mounted" /tmp/out && pass "says mounted: $(cat /tmp/out)" || fail "reason not named: $(cat /tmp/out)"
-  umount /mnt/t
+  refused "spec randwrite on the mounted namespace" "$NS" ptsuite spec "$NS" --rw randwrite --seconds 0.2 \
+    --confirm "$SERIAL"
+  refused "run latency on the mounted namespace" "$NS" ptsuite run latency "$NS" --confirm "$SERIAL" \
+    --out /tmp/run-mounted --cell-seconds 0.1 --max-rounds 5 --no-report --quiet
+  umount /mnt/t && fresh
+  refused "purge of the unmounted namespace that still holds ext2" "$NS" ptsuite purge "$NS" --confirm "$SERIAL"
+  grep -q "libblkid finds ext[24] file system" /tmp/out && pass "names the ext2 signature" ||
+    fail "signature not named: $(cat /tmp/out)"
+  dd if=/dev/zero of="$NS" bs=1M count=1 oflag=direct conv=notrunc 2>/dev/null  # wipe the superblock
+  fresh
 else
   fail "could not mount an ext2 file system on $NS: $(cat /tmp/mkfs.out /tmp/mount.out)"
 fi
 
-echo "== the guard refuses the namespace while device-mapper holds it"
+echo "== the guard refuses the namespace while device-mapper holds it [$(cut -d' ' -f1 /proc/uptime) s]"
 if echo "0 $(blockdev --getsz "$NS") linear $NS 0" | dmsetup create ptsuite-held --noudevsync > /tmp/dm.out 2>&1; then
   expect_rc "purge of the namespace under dm-0" 3 ptsuite purge "$NS" --confirm "$SERIAL"
   grep -q "it is held by dm-0" /tmp/out && pass "says held by dm-0" || fail "holder not named: $(cat /tmp/out)"
@@ -93,11 +126,13 @@ else
   fail "dmsetup create failed: $(cat /tmp/dm.out)"
 fi
 
-echo "== purge: Format NVM user-data erase, verified"
-for blk in 0 1000 30000 65535; do
+echo "== purge: Format NVM user-data erase, verified [$(cut -d' ' -f1 /proc/uptime) s]"
+LAST=$(($(blockdev --getsize64 "$NS") / 4096 - 1))  # the namespace's last 4 KiB block
+MID=$((LAST / 2))
+for blk in 0 1000 $MID $LAST; do
   dd if=/dev/urandom of="$NS" bs=4096 seek=$blk count=1 oflag=direct conv=notrunc 2>/dev/null
 done
-zeroes 1000 && fail "pattern not written" || pass "pattern written at blocks 0 1000 30000 65535"
+zeroes 1000 && fail "pattern not written" || pass "pattern written at blocks 0 1000 $MID $LAST"
 expect_rc "purge (auto)" 0 ptsuite purge "$NS" --confirm "$SERIAL" --json
 cp /tmp/out /tmp/purge.json
 cat /tmp/purge.json
@@ -112,23 +147,24 @@ grep -q '"passed": true' /tmp/purge.json && pass "verification passed" || fail "
 grep -q '"blocks_still_holding_pattern": 0' /tmp/purge.json && pass "no sampled block holds the pattern" ||
   fail "pattern survived"
 gone=0
-for blk in 0 1000 30000 65535; do zeroes $blk && gone=$((gone + 1)); done
+for blk in 0 1000 $MID $LAST; do zeroes $blk && gone=$((gone + 1)); done
 same "blocks written before the purge now read as zeroes" "$gone" "4"
 
-echo "== purge: discard (a deviation), text output"
+echo "== purge: discard (a deviation), text output [$(cut -d' ' -f1 /proc/uptime) s]"
 expect_rc "purge --purge discard" 0 ptsuite purge "$NS" --confirm "$SERIAL" --purge discard
 cat /tmp/out
 grep -q "SNIA purge    no" /tmp/out && pass "discard recorded as not a SNIA purge" || fail "discard not flagged"
 
-echo "== spec through io_uring on $NS"
-expect_rc "spec randwrite" 0 ptsuite spec "$NS" --rw randwrite --bs 4k --oio 16 --seconds 2 --json
+echo "== spec through io_uring on $NS [$(cut -d' ' -f1 /proc/uptime) s]"
+expect_rc "spec randwrite without --confirm" 3 ptsuite spec "$NS" --rw randwrite --bs 4k --oio 16 --seconds 2
+expect_rc "spec randwrite" 0 ptsuite spec "$NS" --rw randwrite --bs 4k --oio 16 --seconds 2 --json --confirm "$SERIAL"
 iops=$(jstr /tmp/out iops | cut -d. -f1)
 [ "${iops:-0}" -gt 0 ] && pass "randwrite iops $iops" || fail "randwrite iops '$iops'"
 expect_rc "spec randread" 0 ptsuite spec "$NS" --rw randread --bs 4k --oio 16 --seconds 2 --json
 iops=$(jstr /tmp/out iops | cut -d. -f1)
 [ "${iops:-0}" -gt 0 ] && pass "randread iops $iops" || fail "randread iops '$iops'"
 
-echo "== run: PTS-E enterprise disables the volatile write cache (Set Features 06h)"
+echo "== run: PTS-E enterprise disables the volatile write cache (Set Features 06h) [$(cut -d' ' -f1 /proc/uptime) s]"
 nvme set-feature "$CTRL" -f 6 -v 1 > /dev/null 2>&1
 expect_rc "run latency (tiny cells)" 0 ptsuite run latency "$NS" --pts pts-e-1.1 --class enterprise \
   --confirm "$SERIAL" --out /tmp/run --cell-seconds 0.1 --max-rounds 5 --no-report --quiet
@@ -138,7 +174,7 @@ same "controller's write cache after the run (Get Features 06h)" "$((0x$(vwc_now
 grep -q '"method": "format-user"' /tmp/run/run.json && pass "run.json holds the format-user purge" ||
   fail "no format-user purge in run.json"
 
-echo "== a second namespace with 4 KiB LBAs, attached now"
+echo "== a second namespace with 4 KiB LBAs, attached now [$(cut -d' ' -f1 /proc/uptime) s]"
 NS2=/dev/nvme0n2
 if nvme attach-ns "$CTRL" -n 2 -c "$(cat /sys/class/nvme/nvme0/cntlid)" > /tmp/attach.out 2>&1; then
   nvme ns-rescan "$CTRL"
@@ -168,9 +204,36 @@ if [ -b $NS2 ]; then
     pass "$NS2 block written before the purge reads as zeroes" || fail "$NS2 block survived"
   dd if="$NS" bs=4096 count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/marker &&
     pass "$NS untouched by the purge of $NS2" || fail "$NS changed by the purge of $NS2"
+
+  echo "== two namespaces, a Format that covers both: refused while the second is mounted [$(cut -d' ' -f1 /proc/uptime) s]"
+  SHIM=/usr/lib/ptsvm-fna-all-ns.so
+  LD_PRELOAD=$SHIM ptsuite info "$NS" > /tmp/out 2>&1
+  grep -q "applies to all namespaces: yes" /tmp/out && pass "with the shim the controller formats every namespace" ||
+    fail "shim not in effect: $(cat /tmp/out)"
+  mkdir -p /mnt/t2
+  if mke2fs -q -b 4096 "$NS2" > /tmp/mkfs2.out 2>&1 && mount -t ext2 "$NS2" /mnt/t2 2>/tmp/mount2.out; then
+    echo precious > /mnt/t2/data && sync && mount -o remount,ro /mnt/t2
+    sum1=$(nsum "$NS")
+    refused "purge of $NS while $NS2 is mounted" "$NS2" env LD_PRELOAD=$SHIM ptsuite purge "$NS" --confirm "$SERIAL"
+    grep -q "mounted: $NS2 on /mnt/t2" /tmp/out && pass "names the mount of $NS2" || fail "mount not named: $(cat /tmp/out)"
+    grep -q "is namespace 2 of nvme-subsys0 (this Format applies to every namespace)" /tmp/out &&
+      pass "says the Format would reach namespace 2" || fail "sibling not named: $(cat /tmp/out)"
+    [ "$(nsum "$NS")" = "$sum1" ] && pass "$NS untouched too" || fail "$NS changed by the refused purge"
+    [ "$(cat /mnt/t2/data)" = precious ] && pass "$NS2's file intact" || fail "$NS2's file changed"
+    umount /mnt/t2
+    # The control: unmounted and without a signature, the same purge goes through and reaches
+    # the second namespace (so the refusal above is what kept its data).
+    dd if=/dev/zero of="$NS2" bs=1M count=1 oflag=direct conv=notrunc 2>/dev/null
+    dd if=/dev/urandom of="$NS2" bs=4096 seek=100 count=1 oflag=direct conv=notrunc 2>/dev/null
+    expect_rc "purge of $NS once $NS2 is free" 0 env LD_PRELOAD=$SHIM ptsuite purge "$NS" --confirm "$SERIAL"
+    dd if=$NS2 bs=4096 skip=100 count=1 iflag=direct 2>/dev/null | cmp -s - /tmp/zero4k &&
+      pass "that Format erased $NS2 too (block 100 reads as zeroes)" || fail "the broadcast Format did not reach $NS2"
+  else
+    fail "could not mount ext2 on $NS2: $(cat /tmp/mkfs2.out /tmp/mount2.out)"
+  fi
 else
   fail "could not attach namespace 2: $(cat /tmp/attach.out)"
 fi
 
-echo "== $fails failed check(s)"
+echo "== $fails failed check(s) [$(cut -d' ' -f1 /proc/uptime) s]"
 exit "$fails"

@@ -8,6 +8,8 @@
 # The guest script runs under busybox sh (ash) as root, in /, with PATH holding ptsuite,
 # nvme and the busybox applets, and NVME_CTRL=/dev/nvme0 NVME_NS=/dev/nvme0n1
 # NVME_NG=/dev/ng0n1 PTS_VM_SERIAL=<the controller's serial>. Its stdout is the console.
+# /usr/lib/ptsvm-fna-all-ns.so (tests-vm/fna_all_ns.c) is there to LD_PRELOAD: with it the
+# controller reports, and behaves as, a Format NVM that covers every namespace.
 # The project's tests-pts/ is installed at /usr/share/ptsuite/tests-pts for `ptsuite run`.
 # The controller (in an NVM subsystem, so the kernel uses its multipath naming) has namespace
 # 1 (PTS_VM_SIZE, 512 B LBAs) attached and namespace 2 (64 MiB, 4 KiB LBAs) created but
@@ -40,7 +42,7 @@ GUEST=$(readlink -f "$2")
 [[ -x $PTSUITE ]] || die "ptsuite binary not found: $1"
 [[ -f $GUEST ]] || die "guest script not found: $2"
 command -v qemu-system-x86_64 >/dev/null || { log "SKIP: qemu-system-x86_64 not installed"; exit 77; }
-for c in busybox nvme dmsetup modprobe depmod cpio dpkg-deb xz apt-get apt-cache ldd timeout flock; do
+for c in busybox nvme dmsetup modprobe depmod cpio dpkg-deb xz apt-get apt-cache ldd timeout flock cc; do
   command -v "$c" >/dev/null || die "missing host command: $c (run tools/install-deps.sh --test)"
 done
 
@@ -117,6 +119,11 @@ copy_with_libs() {  # copy_with_libs FILE: the program to /usr/bin (debug info s
 copy_with_libs "$PTSUITE"
 copy_with_libs "$(command -v nvme)"
 copy_with_libs "$(command -v dmsetup)"
+# The shim that makes QEMU's controller format every namespace at once (FNA bit 0), for the
+# two-namespace guard case (tests-vm/fna_all_ns.c); LD_PRELOAD'ed around ptsuite only.
+HERE_VM=$(dirname "$(readlink -f "$0")")
+cc -shared -fPIC -O2 -o "$ROOT/usr/lib/ptsvm-fna-all-ns.so" "$HERE_VM/fna_all_ns.c" ||
+  die "cannot build tests-vm/fna_all_ns.c"
 cp "$GUEST" "$ROOT/guest.sh"
 # The test definitions, where ptsuite looks for them on an installed system.
 HERE=$(dirname "$(readlink -f "$0")")

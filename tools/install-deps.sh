@@ -10,15 +10,19 @@ pkgs=(build-essential cmake pkg-config git
       liburing-dev libeigen3-dev
       libxlsxwriter-dev
       zlib1g-dev      # xlsxwriter.pc: Libs -lz; libxlsxwriter-dev does not depend on it
-      libgtest-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev)
+      libgtest-dev libtomlplusplus-dev nlohmann-json3-dev libcli11-dev
+      libblkid-dev)  # the guard's on-disk signature probe (src/device/signatures.cpp)
 if [ "${1:-}" = "--test" ]; then
   # tests: fio (agreement test), openpyxl (xlsx golden tests), LibreOffice + poppler (render
-  # check), QEMU + guest tools (the NVMe VM harness), util-linux/e2fsprogs/fdisk (guard tests),
-  # clang + its runtime (libFuzzer and the sanitizers' clang runtime; tools/fuzz.sh)
-  pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui poppler-utils
+  # check; Carlito has Calibri's metrics, so LibreOffice lays sheets out as Excel does and a
+  # report page stays one printed page), QEMU + guest tools (the NVMe VM harness),
+  # util-linux/e2fsprogs/fdisk (guard tests), clang + its runtime (libFuzzer and the
+  # sanitizers' clang runtime; tools/fuzz.sh)
+  pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui fonts-crosextra-carlito poppler-utils
          qemu-system-x86 busybox-static nvme-cli dmsetup cpio kmod xz-utils
          util-linux e2fsprogs fdisk time
-         clang libclang-rt-14-dev)
+         clang libclang-rt-14-dev
+         lvm2)  # lvm2: pvcreate writes a real LVM PV label for the guard matrix (no device-mapper needed)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -21,8 +21,8 @@ class Adapter final : public device::BlockAccess {
 
 class Factory final : public device::BlockAccessFactory {
  public:
-  core::Result<std::unique_ptr<device::BlockAccess>> open(const std::string& path, bool writable) override {
-    auto io = engine::open_block_io(path, writable);
+  core::Result<std::unique_ptr<device::BlockAccess>> open(int fd, const std::string& name) override {
+    auto io = engine::borrow_block_io(fd, name);
     if (!io.ok()) return io.error();
     return std::unique_ptr<device::BlockAccess>(new Adapter(std::move(io.value())));
   }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "config/series_csv.h"
 #include "steady/steady_state.h"
 
@@ -66,7 +67,7 @@ void print_json(const std::string& file, const std::vector<double>& values, cons
   out["windows"] = nlohmann::json::array();
   for (const auto& w : a.windows) out["windows"].push_back(window_json(w));
   out["first_steady_round"] = a.first_steady_round ? nlohmann::json(*a.first_steady_round) : nlohmann::json(nullptr);
-  std::printf("%s\n", out.dump(2).c_str());
+  std::printf("%s\n", json_text(out).c_str());
 }
 
 void print_table(const std::string& file, const std::vector<double>& values, const steady::SeriesAnalysis& a) {

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "core/units.h"
+#include "device/held_target.h"
 #include "device/purge_policy.h"
 #include "device/target_device.h"
 #include "results/codec.h"
@@ -26,7 +28,10 @@ constexpr const char* kUsage =
     "another block device, or a regular file.\n"
     "Serials of non-NVMe targets: block device = sysfs serial, SCSI serial VPD page or wwid\n"
     "(else BLOCK-<major>:<minor>); loop device = LOOP-<st_dev>:<inode> of its backing file;\n"
-    "regular file = FILE-<st_dev>:<inode> (a purge keeps the inode, so the serial stays).\n";
+    "regular file = FILE-<st_dev>:<inode> (a purge keeps the inode, so the serial stays).\n"
+    "Those made-up serials identify nothing and never confirm a destructive command: \"Confirm\n"
+    "with\" (JSON: confirm_with, confirm_accepts) names what --confirm takes instead (the WWID,\n"
+    "a /dev/disk/by-id/ name, a loop device's backing file, a file's own path).\n";
 
 const char* kind_text(model::TargetKind k) {
   switch (k) {
@@ -55,15 +60,21 @@ std::string opt(const std::optional<T>& v, const std::string& unit = "") {
 }
 
 void print_text(const model::DeviceIdentity& id, model::WriteCacheState cache,
-                const std::vector<model::PurgeMethod>& methods, const std::string& auto_choice) {
+                const std::vector<model::PurgeMethod>& methods, const std::string& auto_choice,
+                const std::string& accepts) {
   std::printf("Target         %s (%s", id.path.c_str(), kind_text(id.kind));
   if (id.kind == model::TargetKind::NvmeNamespace) std::printf(", namespace %u", id.namespace_id);
   std::printf(")\n");
   std::printf("Model          %s\n", id.model.c_str());
-  std::printf("Serial         %s\n", id.serial.c_str());
+  std::printf("Serial         %s%s\n", id.serial.c_str(), id.serial_made_up ? " (made up by ptsuite)" : "");
+  if (!id.wwid.empty()) std::printf("WWID           %s\n", id.wwid.c_str());
+  if (!id.nguid.empty()) std::printf("NGUID          %s\n", id.nguid.c_str());
+  if (!id.eui64.empty()) std::printf("EUI-64         %s\n", id.eui64.c_str());
+  std::printf("Confirm with   %s\n", accepts.c_str());
   std::printf("Firmware       %s\n", id.firmware.empty() ? "n/a" : id.firmware.c_str());
   if (!id.manufacturer.empty()) std::printf("Manufacturer   %s\n", id.manufacturer.c_str());
   std::printf("Interface      %s\n", id.interface.c_str());
+  std::printf("PCIe link      %s\n", model::pcie_link_label(id.pcie_link).c_str());
   std::printf("Capacity       %llu bytes (%s)\n", static_cast<unsigned long long>(id.capacity_bytes),
               core::format_bytes(id.capacity_bytes).c_str());
   std::printf("LBA size       %u bytes", id.lba_size);
@@ -130,6 +141,8 @@ int cmd_info(const Args& args) {
   auto methods = device::supported_purge_methods(*id);
   auto choice = device::choose_purge_method(*id, std::nullopt);
   std::string auto_choice = choice.ok() ? model::purge_method_name(choice->method) : "none available";
+  auto rules = device::confirmation_rules_for(positional[0], *id);
+  if (!rules.ok()) return fail(rules.error());
 
   if (json) {
     nlohmann::json j = *id;
@@ -137,9 +150,11 @@ int cmd_info(const Args& args) {
     j["purge_methods"] = nlohmann::json::array();
     for (auto m : methods) j["purge_methods"].push_back(model::purge_method_name(m));
     j["purge_auto"] = auto_choice;
-    std::printf("%s\n", j.dump(2).c_str());
+    j["confirm_with"] = device::preferred_confirmation(*rules);
+    j["confirm_accepts"] = device::accepted_confirmations(*rules);
+    std::printf("%s\n", json_text(j).c_str());
   } else {
-    print_text(*id, *cache, methods, auto_choice);
+    print_text(*id, *cache, methods, auto_choice, device::accepted_confirmations(*rules));
   }
   return 0;
 }

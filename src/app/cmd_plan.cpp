@@ -3,13 +3,16 @@
 // Rounds, deviations) and its worst-case duration. Reads the target's identity only
 // (identify is read-only); never writes to a device. May use: config, device, results (JSON).
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "app/json_out.h"
 #include "config/advanced_resolver.h"
+#include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "core/units.h"
@@ -28,6 +31,8 @@ void plan_usage(FILE* out) {
     std::string flag = std::string(f.flag) + (f.value[0] ? std::string(" ") + f.value : "");
     std::fprintf(out, "  %-24s %s\n", flag.c_str(), f.help);
   }
+  std::fprintf(out, "  %-24s %s\n", "--wipc-mbps MBPS",
+               "sequential write rate (10^6 B/s) assumed for WIPC's estimated time (default 1000)");
   std::fprintf(out, "without TARGET (nominal identity):\n"
                     "  %-24s %s\n  %-24s %s\n  %-24s %s\n",
                "--capacity SIZE", "nominal capacity (default 1t = 1 TiB)", "--lba-size BYTES",
@@ -49,7 +54,7 @@ std::string pct(double v) {
   return buf;
 }
 
-void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal) {
+void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal, double wipc_mbps) {
   const model::TestPlan& p = r.plan;
   std::printf("Plan: %s (%s), %s %s\n", p.title.c_str(), p.test_id.c_str(),
               p.pts_edition == "pts-e-1.1" ? "PTS-E 1.1" : "PTS 2.0.2", p.device_class.c_str());
@@ -72,6 +77,13 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
     std::printf("Procedure: %s; every phase length x %g (--time-scale)\n", p.procedure.c_str(), p.time_scale);
   else if (advanced)
     std::printf("Procedure: %s\n", p.procedure.c_str());
+  if (p.ar_segments.count > 0)
+    std::printf("ActiveRange segments: %u x %s (AR Amount %s) at random, non-touching starts, layout seed %llu; "
+                "first at %llu B, last at %llu B\n",
+                p.ar_segments.count, core::format_bytes(p.ar_segments.segment_bytes).c_str(),
+                core::format_bytes(p.ar_amount_bytes).c_str(), (unsigned long long)p.ar_segments.seed,
+                (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.front()),
+                (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.back()));
   std::printf("Rounds: cell %g s; Measurement Window %u Rounds; max %u Rounds%s\n", p.cell_seconds, p.window_rounds,
               p.max_rounds, p.continue_past_max ? " (then continue until steady)" : "");
   std::printf("Steady state: Data Excursion <= %s and Slope Excursion <= %s of the window average, every Tracking "
@@ -81,17 +93,18 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                                          : model::purge_method_name(p.purge_method);
   std::printf("Purge: %s\n", purge.c_str());
 
-  const auto dur = config::estimate_duration(p);
+  const auto dur = config::estimate_duration(p, wipc_mbps);
   for (size_t i = 0; i < p.subtests.size(); ++i) {
     const auto& s = p.subtests[i];
     const auto& d = dur.subtests[i];
     std::printf("\nSub-test %s — %s\n", s.id.c_str(), s.title.c_str());
     std::printf("  Purge: %s\n", s.purge ? "yes" : "no");
     if (s.wipc_enabled)
-      std::printf("  WIPC: SEQ %s write, TC %u / QD %u, %g x capacity x %s ActiveRange = %llu bytes (%s)\n",
-                  core::format_block_size(s.wipc.block_bytes).c_str(), s.wipc.threads, s.wipc.queue_depth,
-                  p.wipc_capacity_multiple, pct(s.wipc.active_range_pct).c_str(),
-                  (unsigned long long)s.wipc.bytes_limit, core::format_bytes(s.wipc.bytes_limit).c_str());
+      std::printf("  WIPC: SEQ %s write over the %s ActiveRange, TC %u / QD %u, %g x user capacity = %llu bytes (%s); "
+                  "about %s at %g MB/s (assumed)\n",
+                  core::format_block_size(s.wipc.block_bytes).c_str(), pct(s.wipc.active_range_pct).c_str(),
+                  s.wipc.threads, s.wipc.queue_depth, p.wipc_capacity_multiple, (unsigned long long)s.wipc.bytes_limit,
+                  core::format_bytes(s.wipc.bytes_limit).c_str(), duration_text(d.wipc_seconds).c_str(), wipc_mbps);
     else
       std::printf("  WIPC: none\n");
     const auto phases = advanced ? config::describe_advanced_subtest(p, s) : std::vector<std::string>{};
@@ -121,8 +134,9 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   uint64_t wipc_total = 0;
   for (const auto& d : dur.subtests) wipc_total += d.wipc_bytes;
   if (wipc_total)
-    std::printf(" + WIPC: %llu bytes (%s), duration depends on the drive (no throughput known before the run)",
-                (unsigned long long)wipc_total, core::format_bytes(wipc_total).c_str());
+    std::printf(" + WIPC: %llu bytes (%s), about %s at an assumed %g MB/s (--wipc-mbps; the drive decides)",
+                (unsigned long long)wipc_total, core::format_bytes(wipc_total).c_str(),
+                duration_text(dur.wipc_seconds).c_str(), wipc_mbps);
   std::printf("\n\nNotes:%s\n", r.notes.empty() ? " none" : "");
   for (const auto& n : r.notes) std::printf("  - %s\n", n.c_str());
   if (!p.interpretations.empty()) {
@@ -133,8 +147,8 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   for (const auto& d : r.deviations) std::printf("  - [%s] %s\n", d.code.c_str(), d.text.c_str());
 }
 
-void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal) {
-  const auto dur = config::estimate_duration(r.plan);
+void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal, double wipc_mbps) {
+  const auto dur = config::estimate_duration(r.plan, wipc_mbps);
   nlohmann::json out;
   out["plan"] = r.plan;
   out["deviations"] = r.deviations;
@@ -145,10 +159,12 @@ void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   for (const auto& s : dur.subtests)
     subs.push_back({{"id", s.id}, {"applicable_cells", s.applicable_cells}, {"round_seconds", s.round_seconds},
                     {"max_rounds_seconds", s.max_rounds_seconds}, {"wipc_bytes", s.wipc_bytes},
-                    {"worst_case_seconds", s.seconds}, {"worst_case", s.how}});
+                    {"wipc_seconds_estimated", s.wipc_seconds}, {"worst_case_seconds", s.seconds},
+                    {"worst_case", s.how}});
   out["worst_case"] = {{"rounds_seconds", dur.rounds_seconds}, {"unbounded", dur.unbounded},
-                       {"wipc_duration", "depends on the drive"}, {"subtests", subs}};
-  std::printf("%s\n", out.dump(2).c_str());
+                       {"wipc_seconds_estimated", dur.wipc_seconds},
+                       {"wipc_assumed_write_mbps", dur.assumed_write_mbps}, {"subtests", subs}};
+  std::printf("%s\n", json_text(out).c_str());
 }
 
 }  // namespace
@@ -158,6 +174,7 @@ int cmd_plan(const Args& args) {
   config::RunOptions options;
   uint64_t capacity = 1ull << 40;
   uint32_t lba_size = 512;
+  double wipc_mbps = config::kAssumedWipcWriteMbps;
   bool json = false, nominal_flags = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -167,13 +184,20 @@ int cmd_plan(const Args& args) {
       return 0;
     } else if (a == "--json") {
       json = true;
-    } else if (config::is_run_option(a, &takes_value) || a == "--capacity" || a == "--lba-size") {
+    } else if (config::is_run_option(a, &takes_value) || a == "--capacity" || a == "--lba-size" ||
+               a == "--wipc-mbps") {
       std::string value;
-      if (takes_value || a == "--capacity" || a == "--lba-size") {
+      if (takes_value || a == "--capacity" || a == "--lba-size" || a == "--wipc-mbps") {
         if (i + 1 >= args.size()) { errors.push_back(a + " needs a value"); continue; }
         value = args[++i];
       }
-      if (a == "--capacity") {
+      if (a == "--wipc-mbps") {
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        if (value.empty() || end != value.c_str() + value.size() || !(v > 0) || v > 1e6)
+          errors.push_back("--wipc-mbps: '" + value + "' is not a write rate in MB/s above 0 (e.g. 2000)");
+        else wipc_mbps = v;
+      } else if (a == "--capacity") {
         auto v = core::parse_size_bytes(value);
         if (!v || *v == 0) errors.push_back("--capacity: '" + value + "' is not a size (e.g. 1t, 960g, 3840000000000)");
         else capacity = *v;
@@ -220,13 +244,13 @@ int cmd_plan(const Args& args) {
     }
     id = std::move(ident.value());
   }
-  auto resolved = config::resolve_plan(*def, options, id);
+  auto resolved = config::resolve_plan(*def, options, id, engine::uring_engine_limits());
   if (!resolved) {
     for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
     return 2;
   }
-  if (json) print_json(*resolved, id, nominal);
-  else print_plan(*resolved, id, nominal);
+  if (json) print_json(*resolved, id, nominal, wipc_mbps);
+  else print_plan(*resolved, id, nominal, wipc_mbps);
   return 0;
 }
 

@@ -10,10 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/block_access_adapter.h"
 #include "app/commands.h"
-#include "app/confirm_prompt.h"
-#include "device/confirm.h"
+#include "app/json_out.h"
+#include "app/guarded_target.h"
 #include "device/purge_policy.h"
 #include "device/target_device.h"
 #include "results/codec.h"
@@ -23,13 +22,18 @@ namespace pts::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: ptsuite purge TARGET --confirm SERIAL [--purge METHOD] [--accept-purge-failure] [--json]\n"
+    "usage: ptsuite purge TARGET --confirm SERIAL [--purge METHOD] [--accept-purge-failure]\n"
+    "                            [--force-signatures] [--json]\n"
     "Purges TARGET and verifies it: a pattern written at sampled blocks before the purge must\n"
     "read back erased afterwards. METHOD: auto (default: the strongest the drive supports),\n"
     "sanitize-crypto, sanitize-block, format-crypto, format-user, discard (block devices; not a\n"
     "SNIA purge), recreate (files), none. A failed or unverified purge exits 4 unless\n"
-    "--accept-purge-failure is given (then it is recorded as accepted). The serial is the one\n"
-    "`ptsuite info TARGET` shows; without --confirm it is asked for on a terminal.\n";
+    "--accept-purge-failure is given (then it is recorded as accepted). --confirm takes what\n"
+    "`ptsuite info TARGET` shows under \"Confirm with\" (the serial; for devices whose serial\n"
+    "ptsuite made up: the WWID, a by-id name or the loop device's backing file); without it,\n"
+    "it is asked for on a terminal. The guard refuses a target that is in use or holds a\n"
+    "signature (file system, LVM, RAID, partition table); --force-signatures overwrites the\n"
+    "latter (recorded).\n";
 
 void print_record(const model::DeviceIdentity& id, const model::PurgeRecord& r) {
   std::printf("Purge of %s (%s, serial %s)\n", id.path.c_str(), id.model.c_str(), id.serial.c_str());
@@ -58,7 +62,7 @@ int cmd_purge(const Args& args) {
   std::vector<std::string> errors, positional;
   std::optional<std::string> confirm;
   std::optional<model::PurgeMethod> method;
-  bool json = false, accept = false;
+  bool json = false, accept = false, force_signatures = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* flag) -> std::optional<std::string> {
@@ -73,6 +77,8 @@ int cmd_purge(const Args& args) {
       json = true;
     } else if (a == "--accept-purge-failure") {
       accept = true;
+    } else if (a == "--force-signatures") {
+      force_signatures = true;
     } else if (a == "--confirm") {
       confirm = value("--confirm");
     } else if (a == "--purge") {
@@ -99,14 +105,22 @@ int cmd_purge(const Args& args) {
     return core::exit_code(e.kind);
   };
 
-  auto dev = device::open_target(positional[0], make_block_access_factory());
-  if (!dev.ok()) return fail(dev.error());
-  auto id = (*dev)->identify();
-  if (!id.ok()) return fail(id.error());
-  if (auto choice = device::choose_purge_method(*id, method); !choice.ok()) return fail(choice.error());
-  if (auto g = (*dev)->guard(); !g.ok()) return fail(g.error());
-  if (auto c = device::check_confirmation(*id, confirm, confirm ? nullptr : interactive_serial_prompt()); !c.ok())
-    return fail(c.error());
+  // Read-only first: an unsupported --purge is bad input (exit 2) before the guard runs.
+  {
+    auto dev = device::open_target(positional[0]);
+    if (!dev.ok()) return fail(dev.error());
+    auto id = (*dev)->identify();
+    if (!id.ok()) return fail(id.error());
+    auto choice = device::choose_purge_method(*id, method);
+    if (!choice.ok() && choice.error().kind == core::ErrorKind::BadInput) return fail(choice.error());
+  }  // (no method at all is a device failure, exit 4: reported after the guard had its say)
+  // The one guard entry point: examination, exclusive descriptor, signatures, consent.
+  auto held = device::acquire_target(positional[0], writing_options(confirm, force_signatures));
+  if (!held.ok()) return fail(held.error());
+  const model::DeviceIdentity* id = &(*held)->identity();
+  device::TargetDevice* dev = &(*held)->device();
+  if (!json) std::fprintf(stderr, "ptsuite purge: %s\n", consent_line(**held).c_str());
+  for (const auto& [code, text] : (*held)->deviations()) std::fprintf(stderr, "ptsuite purge: deviation [%s] %s\n", code.c_str(), text.c_str());
 
   model::PurgeRecord record;
   device::PurgeRequest req;
@@ -119,14 +133,17 @@ int cmd_purge(const Args& args) {
                    estimate_s);
       if (f >= 1.0) std::fprintf(stderr, "\n");
     };
-  auto done = (*dev)->purge(req);
+  auto done = dev->purge(req);
   const bool sent = record.started_wall_ns != 0;
   if (json && sent) {
     nlohmann::json j = record;
     j["target"] = id->path;
     j["serial"] = id->serial;
+    j["consent"] = (*held)->consent();
+    j["deviations"] = nlohmann::json::array();
+    for (const auto& [code, text] : (*held)->deviations()) j["deviations"].push_back({{"code", code}, {"text", text}});
     j["method_name"] = model::purge_method_name(record.method);
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", json_text(j).c_str());
   } else if (sent) {
     print_record(*id, record);
   }

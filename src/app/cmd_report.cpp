@@ -1,6 +1,9 @@
-// app/cmd_report.cpp — `ptsuite report RUNDIR [--format xlsx,json,csv] [--out DIR]`: loads
+// app/cmd_report.cpp — `ptsuite report RUNDIR [--format xlsx,json,csv,pdf] [--out DIR] [--meta
+// K=V]... [--lab FILE]`: loads
 // RUNDIR/run.json (schema-checked by results/) and renders it with report/ — offline, never
-// touching a device. Exit 0 on success, 2 on bad input (missing/newer run.json, bad flags,
+// touching a device. When the journal is ahead of run.json (killed between the last journal
+// line and the save) run.json is rebuilt from the journal first — only in a directory this
+// user owns that group/others cannot write, and not while a run holds the journal. Exit 0 on success, 2 on bad input (missing/newer run.json, bad flags,
 // unwritable output); nothing half-written either way.
 #include <cstdio>
 #include <filesystem>
@@ -8,10 +11,16 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "config/operator_fields.h"
 #include "core/atomic_file.h"
 #include "core/result.h"
+#include "pts/window_results.h"
 #include "report/header_block.h"
+#include "report/pdf_render.h"
 #include "report/report.h"
+#include "results/codec.h"
+#include "results/journal.h"
+#include "results/run_dir.h"
 #include "results/run_store.h"
 
 namespace pts::app {
@@ -19,10 +28,13 @@ namespace pts::app {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: ptsuite report RUNDIR [--format xlsx,json,csv] [--out DIR]\n"
-    "  Renders the run record RUNDIR/run.json as a SNIA-format report (default: all three formats,\n"
-    "  written into RUNDIR): <test>.xlsx, <test>.json (the record itself), csv/<test>.csv (one row\n"
-    "  per Round x cell). An interrupted run gives a partial report marked INCOMPLETE.\n";
+    "usage: ptsuite report RUNDIR [--format xlsx,json,csv,pdf] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]\n"
+    "  Renders the run record RUNDIR/run.json as a SNIA-format report (default: xlsx,json,csv,\n"
+    "  written into RUNDIR): <test>.xlsx, <test>.json (the record), csv/<test>.csv (one row per\n"
+    "  Round x cell), <test>.pdf (the workbook printed by LibreOffice; needs soffice).\n"
+    "  --meta / --lab add or replace the operator's header fields (tested_by, test_sponsor,\n"
+    "  nand_type, form_factor, notes, any other key) in this report and its JSON; run.json is\n"
+    "  left as it is. An interrupted run gives a partial report marked INCOMPLETE.\n";
 
 int fail(const core::Error& e) {
   std::fprintf(stderr, "ptsuite report: %s\n", e.message().c_str());
@@ -34,6 +46,7 @@ int fail(const core::Error& e) {
 int cmd_report(const Args& args) {
   std::string run_dir, out_dir, formats_text = "xlsx,json,csv";
   std::vector<std::string> errors;
+  config::OperatorFieldArgs operator_args;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* flag) -> std::string {
@@ -48,6 +61,10 @@ int cmd_report(const Args& args) {
       return 0;
     } else if (a == "--format" || a.rfind("--format=", 0) == 0) {
       formats_text = value("--format");
+    } else if (a == "--meta" || a.rfind("--meta=", 0) == 0 || a == "--lab" || a.rfind("--lab=", 0) == 0) {
+      const bool meta = a.rfind("--meta", 0) == 0;
+      const std::string v = value(meta ? "--meta" : "--lab");
+      if (auto m = operator_args.take(meta ? "--meta" : "--lab", v); !m.empty()) errors.push_back(m);
     } else if (a == "--out" || a.rfind("--out=", 0) == 0) {
       out_dir = value("--out");
       if (out_dir.empty() && errors.empty()) errors.push_back("--out: empty directory name");
@@ -62,6 +79,14 @@ int cmd_report(const Args& args) {
   if (run_dir.empty()) errors.push_back("missing RUNDIR");
   auto formats = report::parse_report_formats(formats_text, "--format");
   if (!formats) errors.insert(errors.end(), formats.error().messages.begin(), formats.error().messages.end());
+  std::string soffice;
+  if (formats && formats->pdf) {
+    auto found = report::find_soffice();
+    if (!found) errors.insert(errors.end(), found.error().messages.begin(), found.error().messages.end());
+    else soffice = *found;
+  }
+  auto fields = config::resolve_operator_fields(operator_args);
+  if (!fields) errors.insert(errors.end(), fields.error().messages.begin(), fields.error().messages.end());
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite report: %s\n", e.c_str());
     std::fprintf(stderr, "%s", kUsage);
@@ -70,6 +95,21 @@ int cmd_report(const Args& args) {
   if (!std::filesystem::is_directory(run_dir))
     return fail(core::bad_input("RUNDIR " + run_dir + " is not a directory"));
   const std::string json_path = run_dir + "/" + results::kRunJson;
+  if (std::filesystem::exists(run_dir + "/" + results::kJournal)) {
+    auto journal = results::load_journal_shared(run_dir);
+    if (!journal) {
+      std::fprintf(stderr, "ptsuite report: note: run.json is rendered as it is (%s)\n", journal.error().message().c_str());
+    } else if (auto trusted = results::check_run_dir_trusted(run_dir); !trusted) {
+      std::fprintf(stderr, "ptsuite report: note: run.json not checked against the journal (%s)\n",
+                   trusted.error().message().c_str());
+    } else {
+      auto rebuilt = results::rebuild_run_json_if_behind(run_dir, journal->record);
+      if (!rebuilt) return fail(rebuilt.error());
+      if (*rebuilt)
+        std::fprintf(stderr, "ptsuite report: run.json was behind the journal; rebuilt it from %s (%zu events)\n",
+                     results::kJournal, journal->events);
+    }
+  }
   if (!std::filesystem::exists(json_path))
     return fail(core::bad_input(run_dir + " holds no " + results::kRunJson + " (not a ptsuite run directory?)"));
   auto text = core::read_file(json_path);
@@ -77,9 +117,29 @@ int cmd_report(const Args& args) {
   auto record = results::parse_run_json(*text, json_path);
   if (!record) return fail(record.error());
 
+  // One source for window numbers: a record written before pts stored window results gets
+  // them from pts' own function (documented in docs/report.md), never from report/.
+  bool upgraded = false;
+  for (size_t i = 0; i < record->subtests.size() && i < record->plan.subtests.size(); ++i) {
+    auto& st = record->subtests[i];
+    if (st.complete && st.window_results.empty() && st.window_last_round > 0 && !st.rounds.empty()) {
+      st.window_results = runner::window_results(record->plan.subtests[i], st.rounds, st.window_first_round,
+                                                 st.window_last_round);
+      upgraded = true;
+    }
+  }
+  if (upgraded)
+    std::fprintf(stderr, "ptsuite report: note: %s has no stored window results (an older record); computed "
+                         "them from its stored Rounds with pts' window_results()\n", json_path.c_str());
   report::ReportOptions options;
   options.formats = *formats;
-  options.record_json = std::move(*text);
+  options.soffice = soffice;
+  if (fields->empty() && !upgraded) {
+    options.record_json = std::move(*text);
+  } else {  // the JSON report is then the record with the operator's fields / window results added
+    config::merge_operator_fields(record->operator_fields, *fields);
+    options.record_json = results::run_record_to_json_text(*record);
+  }
   auto written = report::write_reports(*record, out_dir.empty() ? run_dir : out_dir, options);
   if (!written) return fail(written.error());
   for (const auto& path : *written) std::printf("wrote %s\n", path.c_str());

@@ -13,22 +13,25 @@
 #include <string>
 #include <vector>
 
-#include "app/block_access_adapter.h"
 #include "app/commands.h"
-#include "app/confirm_prompt.h"
+#include "config/operator_fields.h"
+#include "app/guarded_target.h"
 #include "app/run_session.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
+#include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/units.h"
 #include "device/confirm.h"
+#include "device/held_target.h"
 #include "device/target_device.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 #include "pts/procedure.h"
 #include "pts/runner.h"
 #include "results/journal.h"
+#include "results/run_dir.h"
 #include "results/run_store.h"
 
 namespace pts::app {
@@ -40,11 +43,6 @@ namespace fs = std::filesystem;
 constexpr uint64_t kDemoTargetBytes = 256 * core::MiB;
 constexpr double kDemoCellSeconds = 0.1;
 
-std::string demo_target_path() {
-  const char* env = std::getenv("PTSUITE_DEMO_TARGET");
-  return env && *env ? env : "/var/tmp/ptsuite-demo-target.img";
-}
-
 void run_usage(FILE* out) {
   std::fprintf(out,
                "usage: ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [options]\n"
@@ -52,10 +50,16 @@ void run_usage(FILE* out) {
                "  TARGET    NVMe namespace, block device or regular file (created at --size when missing);\n"
                "            default: a %s demo file %s with %g s cells\n"
                "  --out RUNDIR        new or empty run directory (default reports/TEST-YYYYMMDD-HHMMSS)\n"
-               "  --confirm SERIAL    consent to destroy TARGET's data (asked interactively otherwise;\n"
-               "                      a file this run creates needs none)\n"
+               "  --confirm WHAT      consent to destroy TARGET's data: what `ptsuite info TARGET` shows\n"
+               "                      under \"Confirm with\" (asked interactively otherwise; a file this\n"
+               "                      run creates needs none)\n"
+               "  --force-signatures  overwrite a target holding a file system / LVM / RAID / partition\n"
+               "                      table signature (recorded as a deviation)\n"
                "  --size SIZE         create a missing file TARGET of this size (e.g. 256m)\n"
-               "  --format LIST       report files: xlsx,json,csv (default all)\n"
+               "  --format LIST       report files: xlsx,json,csv,pdf (default xlsx,json,csv; pdf needs LibreOffice)\n"
+               "  --meta KEY=VALUE    an operator header field (repeatable): tested_by, test_sponsor, nand_type,\n"
+               "                      form_factor, notes or any other key; stored in run.json, on every page\n"
+               "  --lab FILE.toml     operator header fields from a file (key = \"value\" lines); --meta wins\n"
                "  --no-report         write run.json and the journal only\n"
                "  --quiet             no progress output\n"
                "run options:\n",
@@ -85,6 +89,8 @@ std::string check_out_dir(const std::string& dir) {
   if (!fs::is_empty(dir, ec))
     return "--out " + dir + ": exists and is not empty (choose a new directory; to continue an interrupted run use "
            "`ptsuite resume " + dir + "`)";
+  if (auto trusted = results::check_run_dir_trusted(dir); !trusted.ok())  // resume would refuse it later
+    return "--out " + trusted.error().message();
   return "";
 }
 
@@ -114,8 +120,10 @@ int cmd_run(const Args& raw_args) {
 
   config::RunOptions options;
   std::optional<std::string> out_dir, confirm;
+  bool force_signatures = false;
   std::optional<uint64_t> size_bytes;
   std::vector<std::string> positional;
+  config::OperatorFieldArgs operator_args;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
     if (a == "--help" || a == "-h") {
@@ -126,6 +134,10 @@ int cmd_run(const Args& raw_args) {
       positional.push_back(a);
       continue;
     }
+    if (a == "--force-signatures") {
+      force_signatures = true;
+      continue;
+    }
     std::string value;
     bool has_inline = false;
     if (auto eq = a.find('='); eq != std::string::npos) {
@@ -134,7 +146,8 @@ int cmd_run(const Args& raw_args) {
       has_inline = true;
     }
     bool takes_value = true;
-    const bool known = a == "--out" || a == "--confirm" || a == "--size" || config::is_run_option(a, &takes_value);
+    const bool known = a == "--out" || a == "--confirm" || a == "--size" || config::OperatorFieldArgs::is_flag(a) ||
+                       config::is_run_option(a, &takes_value);
     if (!known) {
       errors.push_back(a + ": unknown option (see ptsuite run --help)");
       continue;
@@ -147,7 +160,9 @@ int cmd_run(const Args& raw_args) {
       value = args[++i];
     }
     if (a == "--out") out_dir = value;
-    else if (a == "--confirm") confirm = value;
+    else if (config::OperatorFieldArgs::is_flag(a)) {
+      if (auto m = operator_args.take(a, value); !m.empty()) errors.push_back(m);
+    } else if (a == "--confirm") confirm = value;
     else if (a == "--size") {
       auto b = core::parse_size_bytes(value);
       if (!b || *b == 0) errors.push_back("--size: '" + value + "' is not a size (e.g. 256m, 1g)");
@@ -156,6 +171,9 @@ int cmd_run(const Args& raw_args) {
       errors.push_back(m);
     }
   }
+  auto operator_fields = config::resolve_operator_fields(operator_args);
+  if (!operator_fields.ok())
+    errors.insert(errors.end(), operator_fields.error().messages.begin(), operator_fields.error().messages.end());
   if (positional.empty() || positional.size() > 2)
     errors.push_back(positional.empty() ? "TEST: missing (a test of ptsuite list, or a definition file)"
                                         : "expected TEST [TARGET], got " + std::to_string(positional.size()) +
@@ -194,9 +212,16 @@ int cmd_run(const Args& raw_args) {
   if (!errors.empty()) return fail(errors, 2);
   if (!inspected) return fail({"TARGET: could not be inspected"}, 2);
 
-  // The demo target belongs to ptsuite: recreate it fresh, so it needs no confirmation.
+  // The demo target belongs to ptsuite: recreate it fresh, so it needs no confirmation. A
+  // file at the demo path without ptsuite's marker is someone else's: never removed.
   bool created = false;
   if (demo && info.exists) {
+    if (info.kind != model::TargetKind::File || !device::carries_demo_marker(target_path))
+      return fail({"refused: the demo target path " + target_path + " holds a " +
+                   (info.kind == model::TargetKind::File ? "file" : "device") +
+                   " without ptsuite's demo marker: it is not ptsuite's; move it away or set PTSUITE_DEMO_TARGET; "
+                   "nothing was written"},
+                  3);
     std::error_code ec;
     fs::remove(target_path, ec);
     if (ec) return fail({"demo target " + target_path + ": cannot remove the previous one (" + ec.message() + ")"}, 2);
@@ -206,6 +231,10 @@ int cmd_run(const Args& raw_args) {
     auto made = engine::create_file_target(target_path, *size_bytes);
     if (!made.ok()) return fail(made.error());
     created = true;
+    if (demo)
+      if (auto marked = device::mark_demo_target(target_path); !marked.ok())
+        std::fprintf(stderr, "ptsuite run: warning: %s (the next demo run will refuse this file)\n",
+                     marked.error().message().c_str());
     auto again = engine::inspect_target(target_path, true);
     if (!again.ok()) return fail(again.error());
     info = *again;
@@ -217,17 +246,18 @@ int cmd_run(const Args& raw_args) {
     }
   };
 
-  auto dev = device::open_target(target_path, make_block_access_factory());
-  if (!dev.ok()) {
+  // Read-only identity first: the plan (and its bad input, exit 2) needs the capacity.
+  auto probe = device::open_target(target_path);
+  if (!probe.ok()) {
     remove_created();
-    return fail(dev.error());
+    return fail(probe.error());
   }
-  auto id = (*dev)->identify();
+  auto id = (*probe)->identify();
   if (!id.ok()) {
     remove_created();
     return fail(id.error());
   }
-  auto resolved = config::resolve_plan(*definition, options, *id);
+  auto resolved = config::resolve_plan(*definition, options, *id, engine::uring_engine_limits());
   if (!resolved.ok()) {
     remove_created();
     return fail(resolved.error());
@@ -236,12 +266,18 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }
-  if (device::confirmation_required(*id, created)) {
-    auto consent = device::check_confirmation(*id, confirm, interactive_serial_prompt());
-    if (!consent.ok()) return fail(consent.error());
+  // The one guard entry point: examination, the exclusive descriptor held for the whole run,
+  // signatures and consent.
+  auto held = device::acquire_target(target_path, writing_options(confirm, force_signatures, created));
+  if (!held.ok()) {
+    remove_created();
+    return fail(held.error());
   }
+  if (auto same = device::check_identity_unchanged(*id, (*held)->identity()); !same.ok()) return fail(same.error());
+  if (!session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(**held).c_str());
 
-  auto eng = engine::open_uring_engine(info.target, /*writable=*/true);
+  auto eng = engine::open_uring_engine(
+      engine_target(**held, info.target.path, info.target.size_bytes, info.target.logical_block_bytes), true);
   if (!eng.ok()) {
     remove_created();
     return fail(eng.error());
@@ -249,8 +285,9 @@ int cmd_run(const Args& raw_args) {
 
   std::error_code ec;
   const bool made_dir = !fs::exists(*out_dir, ec);
-  fs::create_directories(*out_dir, ec);
-  if (ec) return fail({"--out " + *out_dir + ": cannot create it (" + ec.message() + ")"}, 2);
+  if (auto made = core::create_directories_durable(*out_dir); !made.ok())  // fsync'd into its parent
+    return fail({"--out " + *out_dir + ": cannot create it (" + made.error().message() + ")"},
+                core::exit_code(made.error().kind));
   auto sink = results::JournalSink::create(*out_dir);
   if (!sink.ok()) return fail(sink.error());
 
@@ -261,9 +298,12 @@ int cmd_run(const Args& raw_args) {
   header.command_line = join_command(raw_args);
   header.host = collect_host_info();
   header.started_wall_ns = core::wall_ns();
-  header.device = *id;
+  header.device = (*held)->identity();
+  header.consent = (*held)->consent();
   header.plan = resolved->plan;
   header.deviations = resolved->deviations;
+  header.operator_fields = *operator_fields;
+  for (const auto& [code, text] : (*held)->deviations()) header.deviations.push_back({code, text});
   if (demo)
     header.deviations.push_back({"demo-target", "Built-in demo target: a " + core::format_bytes(*size_bytes) +
                                                     " file (" + target_path + ") re-created for this run, not an SSD"});
@@ -273,7 +313,7 @@ int cmd_run(const Args& raw_args) {
                  header.plan.subtests.size(), header.plan.cell_seconds, header.plan.max_rounds, out_dir->c_str());
     for (const auto& n : resolved->notes) std::fprintf(stderr, "  note: %s\n", n.c_str());
   }
-  const int code = run_session("run", *out_dir, **eng, **dev, **sink, header.plan, session,
+  const int code = run_session("run", *out_dir, **eng, (*held)->device(), **sink, header.plan, session,
                                [&](runner::RunEnv& env) {
                                  auto res = runner::start_run(env, header);
                                  return res;

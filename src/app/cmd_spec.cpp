@@ -1,11 +1,13 @@
 // app/cmd_spec.cpp — `ptsuite spec TARGET [access-spec options] [--json]`: runs one access
 // spec on a block device or a regular file (created at --size when missing), like fio, and
 // prints the result as text or as the design's JSON. Every input problem is reported at once
-// with exit 2 before anything is created or written. May use: core, model, engine,
-// device (the guard, before writing), app/access_options.h, nlohmann json.
+// with exit 2 before anything is created or written; a spec that writes goes through the one
+// guard entry point (device::acquire_target) and runs on its held descriptor. May use: core,
+// model, engine, device, app/access_options.h, app/guarded_target.h, nlohmann json.
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,10 @@
 
 #include "app/access_options.h"
 #include "app/commands.h"
+#include "app/json_out.h"
+#include "config/engine_check.h"
 #include "core/units.h"
-#include "device/guard.h"
+#include "app/guarded_target.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 
@@ -27,10 +31,12 @@ std::atomic<bool> g_interrupted{false};
 extern "C" void on_sigint(int) { g_interrupted.store(true); }
 
 constexpr const char* kUsage =
-    "usage: ptsuite spec TARGET [options] [--json]\n"
+    "usage: ptsuite spec TARGET [options] [--confirm WHAT] [--force-signatures] [--json]\n"
     "Runs one access spec on TARGET (a block device, or a regular file created at --size\n"
     "when missing) with io_uring and O_DIRECT, and prints IOPS, MB/s (10^6 B), latency\n"
-    "percentiles, CPU and the Little's-law check.\n\n"
+    "percentiles, CPU and the Little's-law check. A spec that writes destroys data: it goes\n"
+    "through the guard and needs --confirm for an existing target (what `ptsuite info TARGET`\n"
+    "shows under \"Confirm with\"); a file spec creates itself needs none.\n\n"
     "Options:\n";
 
 double us(double ns) { return ns / 1000.0; }
@@ -51,6 +57,25 @@ std::string block_text(const model::AccessSpec& spec) {
     out += core::format_block_size(s.bytes) + ":" + std::to_string(s.percent) + "%";
   }
   return out;
+}
+
+/// The kernel's block counters for the cell, or null ("n/a": a file has none).
+nlohmann::json kernel_json(const std::optional<model::KernelCounters>& k) {
+  if (!k) return nullptr;
+  return {{"device", k->device},
+          {"read_ios", k->read_ios},
+          {"write_ios", k->write_ios},
+          {"read_merges", k->read_merges},
+          {"write_merges", k->write_merges},
+          {"host_ios", k->host_ios},
+          {"read_bytes", k->read_bytes},
+          {"write_bytes", k->write_bytes},
+          {"avg_in_flight", k->avg_in_flight},
+          {"mean_device_time_us", us(k->mean_device_time_ns)},
+          {"utilization", k->utilization},
+          {"in_flight_limit", k->in_flight_limit},
+          {"saturated", k->saturated},
+          {"wall_seconds", static_cast<double>(k->wall_ns) / 1e9}};
 }
 
 nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo& t, const std::string& engine) {
@@ -75,6 +100,16 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
           {"ios_per_second", r.ios_per_second},
           {"littles_law", {{"oio", r.littles_law_oio}, {"tc_x_qd", s.threads * s.queue_depth}}},
           {"completion_poll_ns", r.completion_poll_ns},
+          {"completion",
+           {{"wait_min", r.completion.wait_min},
+            {"reaps", r.completion.reaps},
+            {"completions_per_reap", r.completion.completions_per_reap},
+            {"poll_busy_seconds", static_cast<double>(r.completion.poll_busy_ns) / 1e9},
+            {"poll_expired", r.completion.poll_expired}}},
+          {"latency_from", r.latency_from},
+          {"submission_lat_us", latency_json(r.submission_latency)},
+          {"kernel", kernel_json(r.kernel)},
+          {"fidelity_flags", r.fidelity_flags},
           {"io_errors", r.io_errors},
           {"error", r.error},
           {"spec",
@@ -130,9 +165,32 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
               cpu_us_per_io);
   std::printf("  Little   IOPS x mean latency = %.2f outstanding I/Os vs TC x QD = %u\n", r.littles_law_oio,
               s.threads * s.queue_depth);
+  if (r.latency_from == "schedule")
+    std::printf("  paced    latency above runs from each I/O's scheduled release; from submission: mean %.1f us, "
+                "p99 %.1f us\n",
+                us(r.submission_latency.mean_ns), us(static_cast<double>(r.submission_latency.p99_ns)));
+  std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
+              r.completion.wait_min, r.completion.completions_per_reap);
   if (r.completion_poll_ns)
-    std::printf("  polling  low-depth mode: workers poll completions up to %.0f us before sleeping (CPU above is that)\n",
-                static_cast<double>(r.completion_poll_ns) / 1e3);
+    std::printf("  polling  low-depth mode: workers poll until the completion arrives, up to %.0f us per wait "
+                "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
+                static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
+                static_cast<unsigned long long>(r.completion.poll_expired));
+  if (r.kernel) {
+    const auto& k = *r.kernel;
+    std::printf("  kernel   %s: %llu I/Os (%llu merged), avg in flight %.2f%s, mean device time %.1f us, busy %.0f %%\n",
+                k.device.c_str(), static_cast<unsigned long long>(k.read_ios + k.write_ios),
+                static_cast<unsigned long long>(k.read_merges + k.write_merges), k.avg_in_flight,
+                k.saturated ? (" (saturated: the device holds at most " + std::to_string(k.in_flight_limit) + ")").c_str() : "",
+                us(k.mean_device_time_ns), k.utilization * 100);
+  } else {
+    std::printf("  kernel   n/a (a file has no block-device counters)\n");
+  }
+  if (!r.fidelity_flags.empty()) {
+    std::string flags;
+    for (const auto& f : r.fidelity_flags) flags += (flags.empty() ? "" : ", ") + f;
+    std::printf("  WARNING  measurement-fidelity check failed: %s (see docs/run-record.md)\n", flags.c_str());
+  }
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }
 
@@ -147,15 +205,25 @@ int cmd_spec(const Args& args) {
   ParsedAccessArgs parsed = parse_access_options(args);
   std::vector<std::string> errors = parsed.errors;
   const AccessOptions& options = parsed.options;
-  bool json = false;
+  bool json = false, force_signatures = false;
+  std::optional<std::string> confirm;
   std::vector<std::string> positional;
-  for (const auto& a : parsed.rest) {
+  for (size_t i = 0; i < parsed.rest.size(); ++i) {
+    const std::string& a = parsed.rest[i];
     if (a == "--help" || a == "-h") {
-      std::printf("%s%s  --json              print the result as JSON\n", kUsage, access_options_help());
+      std::printf("%s%s  --confirm WHAT      consent to overwrite TARGET (serial, WWID, by-id name, backing file or path)\n"
+                  "  --force-signatures  overwrite a target that holds a file system / LVM / RAID / partition signature\n"
+                  "  --json              print the result as JSON\n",
+                  kUsage, access_options_help());
       return 0;
     }
     if (a == "--json") json = true;
-    else if (a.rfind("--", 0) == 0) {
+    else if (a == "--force-signatures") force_signatures = true;
+    else if (a == "--confirm" || a.rfind("--confirm=", 0) == 0) {
+      if (a != "--confirm") confirm = a.substr(10);
+      else if (i + 1 < parsed.rest.size()) confirm = parsed.rest[++i];
+      else errors.push_back("--confirm: needs a value");
+    } else if (a.rfind("--", 0) == 0) {
       errors.push_back(a + ": unknown option (see ptsuite spec --help)");
     } else positional.push_back(a);
   }
@@ -179,30 +247,35 @@ int cmd_spec(const Args& args) {
       if (target.target.size_bytes > 0)
         for (const auto& m : check_spec_for_target(spec, target.target.logical_block_bytes, target.target.size_bytes))
           errors.push_back(m);
+      for (const auto& m : config::check_engine_limits(spec, engine::uring_engine_limits(), {"--seconds"}))
+        errors.push_back(m);
       if (target.exists && options.size_bytes && target.kind == model::TargetKind::BlockDevice)
         errors.push_back("--size: only for creating a file target; " + target.target.path + " is a block device");
     }
   }
   if (!errors.empty()) return fail(errors, 2);
 
-  // Writing is destructive: the guard refuses a mounted, partitioned, held or swap target.
-  if (spec.read_pct < 100 && target.exists) {
-    core::Status guarded = core::ok_status();
-    if (target.kind == model::TargetKind::BlockDevice) {
-      std::error_code ec;
-      const auto real = std::filesystem::canonical(target.target.path, ec);
-      guarded = device::guard_block_device(ec ? target.target.path : real.filename().string());
-    } else {
-      guarded = device::guard_file(target.target.path);
-    }
-    if (!guarded) return fail(guarded.error().messages, core::exit_code(guarded.error().kind));
-  }
-
   const bool created = !target.exists;
   if (created) {
     auto made = engine::create_file_target(target.target.path, target.target.size_bytes);
     if (!made) return fail(made.error().messages, core::exit_code(made.error().kind));
   }
+  // Writing is destructive: the one guard entry point examines the target, holds it
+  // exclusively for the whole command and needs the operator's confirmation.
+  std::unique_ptr<device::HeldTarget> held;
+  if (spec.read_pct < 100) {
+    auto h = device::acquire_target(target.target.path, writing_options(confirm, force_signatures, created));
+    if (!h) {
+      std::error_code ec;
+      if (created) std::filesystem::remove(target.target.path, ec);
+      return fail(h.error().messages, core::exit_code(h.error().kind));
+    }
+    held = std::move(h.value());
+    if (!json) std::fprintf(stderr, "ptsuite spec: %s\n", consent_line(*held).c_str());
+    for (const auto& [code, text] : held->deviations())
+      std::fprintf(stderr, "ptsuite spec: deviation [%s] %s\n", code.c_str(), text.c_str());
+    target.target.fd = held->fd();
+  }  // a read-only spec writes nothing: --confirm and --force-signatures have nothing to do
   auto eng = engine::open_uring_engine(target.target, spec.read_pct < 100);
   if (!eng) return fail(eng.error().messages, core::exit_code(eng.error().kind));
 
@@ -212,7 +285,7 @@ int cmd_spec(const Args& args) {
   auto result = eng.value()->run(spec, &g_interrupted);
   if (!result) return fail(result.error().messages, core::exit_code(result.error().kind));
   const std::string engine_name = eng.value()->describe();
-  if (json) std::printf("%s\n", result_json(result.value(), target, engine_name).dump(2).c_str());
+  if (json) std::printf("%s\n", json_text(result_json(result.value(), target, engine_name)).c_str());
   else print_text(result.value(), target, engine_name, created);
   std::fflush(stdout);
   if (result->io_errors) {

@@ -1,6 +1,9 @@
-// app/main.cpp — ptsuite entry point: dispatches to one command (commands.h).
+// app/main.cpp — ptsuite entry point: dispatches to one command (commands.h). Anything a
+// command throws (a bug, a library surprise) ends the process with exit 1 and a message,
+// never an abort.
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 
 #include "app/commands.h"
@@ -35,7 +38,7 @@ void usage(FILE* out) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int dispatch(int argc, char** argv) {
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -55,4 +58,17 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "ptsuite: unknown command '%s'\n\n", name.c_str());
   usage(stderr);
   return 2;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ptsuite: internal error: %s (please report it; a run directory stays resumable)\n", e.what());
+  } catch (...) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ptsuite: internal error: unknown exception (please report it)\n");
+  }
+  return 1;
 }

@@ -12,6 +12,7 @@
 #include "app/signals.h"
 #include "core/atomic_file.h"
 #include "core/clock.h"
+#include "report/pdf_render.h"
 #include "core/units.h"
 #include "results/run_store.h"
 
@@ -129,7 +130,7 @@ void take_session_options(std::vector<std::string>& args, SessionOptions& option
       std::string v;
       if (a == "--format") {
         if (i + 1 >= args.size()) {
-          errors.push_back("--format: needs a value (xlsx,json,csv)");
+          errors.push_back("--format: needs a value (xlsx,json,csv,pdf)");
           continue;
         }
         v = args[++i];
@@ -144,6 +145,10 @@ void take_session_options(std::vector<std::string>& args, SessionOptions& option
     }
   }
   args = std::move(rest);
+  // A PDF needs LibreOffice: known now, before the first device I/O, not after a long run.
+  if (options.formats.pdf && options.write_report)
+    if (auto soffice = report::find_soffice(); !soffice.ok())
+      errors.insert(errors.end(), soffice.error().messages.begin(), soffice.error().messages.end());
 }
 
 int run_session(const char* command, const std::string& run_dir, engine::IoEngine& engine,
@@ -167,7 +172,10 @@ int run_session(const char* command, const std::string& run_dir, engine::IoEngin
       std::fprintf(stderr, "ptsuite %s: the report could not be written (run.json is complete; retry with "
                            "`ptsuite report %s`):\n", command, run_dir.c_str());
       for (const auto& m : written.error().messages) std::fprintf(stderr, "  %s\n", m.c_str());
-      if (!res.error && res.record.state == model::RunState::Complete) res.error = written.error();
+      if (!res.error && res.record.state == model::RunState::Complete) {  // the run itself is fine: not bad input
+        res.error = written.error();
+        res.error->kind = core::ErrorKind::Internal;
+      }
     } else if (!options.quiet) {
       for (const auto& f : *written) std::fprintf(stderr, "report: %s\n", f.c_str());
     }

@@ -38,8 +38,12 @@ struct ClassSettings {
   bool write_cache_enabled = false;   ///< required cache state (WCE / WCD)
   double active_range_pct = 100.0;    ///< the spec's ActiveRange for this class
   /// AR Segments the spec asks for (PTS-C / 2.0.2 client: 2048); 1 = one contiguous range.
-  /// ptsuite's engine runs one contiguous range from LBA 0, so > 1 is recorded as a deviation.
   uint32_t active_range_segments = 1;
+  /// AR Amount: the capacity the segments cover together (needed with segments > 1). The
+  /// spec digest marks its value UNCONFIRMED (8 or 16 GiB); the definition states the choice.
+  uint64_t active_range_amount_bytes = 0;
+  int segments_line = 0;  ///< source lines, for messages
+  int amount_line = 0;
   uint32_t threads = 1;               ///< TC
   uint32_t queue_depth = 1;           ///< QD per thread
   TcQdRule tc_qd_rule = TcQdRule::OperatorChoice;
@@ -81,8 +85,11 @@ struct TestDefinition {
   // [preconditioning]
   bool purge = true;
   bool wipc = true;
-  double wipc_capacity_multiple = 2.0;  ///< WIPC writes multiple × capacity × AR
+  double wipc_capacity_multiple = 2.0;  ///< WIPC writes multiple × user capacity (over the AR)
   uint32_t wipc_block_bytes = 0;        ///< SEQ write block; 0 = the sub-test's block size
+  /// WIPC's own TC/QD (the spec leaves them to the operator; not the test's TC/QD).
+  uint32_t wipc_threads = 1;
+  uint32_t wipc_queue_depth = 32;
 
   // [matrix]: R/W mix outer loop, block size inner loop
   model::AccessPattern pattern = model::AccessPattern::Random;

@@ -88,8 +88,10 @@ void read_steady_state(TableReader r, TestDefinition& d) {
 }
 
 void read_preconditioning(TableReader r, TestDefinition& d) {
-  r.only_keys({"purge", "wipc", "wipc_capacity_multiple", "wipc_block_size"});
+  r.only_keys({"purge", "wipc", "wipc_capacity_multiple", "wipc_block_size", "wipc_threads", "wipc_queue_depth"});
   if (auto v = r.boolean("purge")) d.purge = *v;
+  if (auto v = r.integer("wipc_threads", 1, 1024)) d.wipc_threads = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("wipc_queue_depth", 1, 65536)) d.wipc_queue_depth = static_cast<uint32_t>(*v);
   if (auto v = r.boolean("wipc")) d.wipc = *v;
   if (auto v = r.number("wipc_capacity_multiple", 0, true, 100)) d.wipc_capacity_multiple = *v;
   if (auto s = r.string("wipc_block_size"); s && *s == "subtest") {
@@ -198,11 +200,24 @@ void read_class(const toml::table& t, const std::string& where, Problems& p, Cla
                 bool steady_rounds) {
   TableReader r(t, where, p);
   cs.line = r.line();
-  r.only_keys({"write_cache", "active_range_pct", "active_range_segments", "threads", "queue_depth", "tc_qd",
-               "tracking", "subtests", "workloads"});
+  r.only_keys({"write_cache", "active_range_pct", "active_range_segments", "active_range_amount", "threads",
+               "queue_depth", "tc_qd", "tracking", "subtests", "workloads"});
   if (auto v = r.boolean("write_cache", true)) cs.write_cache_enabled = *v;
   if (auto v = r.number("active_range_pct", 0, true, 100, true)) cs.active_range_pct = *v;
-  if (auto v = r.integer("active_range_segments", 1, 1 << 20)) cs.active_range_segments = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("active_range_segments", 1, 1 << 20)) {
+    cs.active_range_segments = static_cast<uint32_t>(*v);
+    cs.segments_line = r.line("active_range_segments");
+  }
+  if (auto v = r.string("active_range_amount")) {
+    cs.amount_line = r.line("active_range_amount");
+    const auto bytes = core::parse_size_bytes(*v);
+    if (!bytes || *bytes == 0)
+      p.add(cs.amount_line, where + " active_range_amount '" + *v + "' is not a size (e.g. \"16g\")");
+    else cs.active_range_amount_bytes = *bytes;
+  }
+  if (cs.active_range_segments > 1 && cs.active_range_amount_bytes == 0 && cs.amount_line == 0)
+    p.add(cs.segments_line, where + " active_range_segments > 1 needs active_range_amount (the capacity the "
+                                    "segments cover together, e.g. \"16g\")");
   if (auto v = r.integer("threads", 1, 1024, true)) cs.threads = static_cast<uint32_t>(*v);
   if (auto v = r.integer("queue_depth", 1, 65536, true)) cs.queue_depth = static_cast<uint32_t>(*v);
   if (auto v = r.string("tc_qd", true)) {

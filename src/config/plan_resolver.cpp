@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "config/advanced_resolver.h"
+#include "config/engine_check.h"
 #include "config/resolver_text.h"
 #include "core/units.h"
 
@@ -31,6 +32,65 @@ const char* metric_label(model::Metric m) {
 
 void deviate(ResolvedPlan& r, std::string code, std::string text) {
   r.deviations.push_back(model::Deviation{std::move(code), std::move(text)});
+}
+
+/// Seed of the AR segment layout when the operator gives none: fixed, so `plan` shows the
+/// layout `run` will use and runs on one drive are comparable; --seed N derives another.
+constexpr uint64_t kSegmentLayoutSeed = 0x5345474d454e5453ull;  // "SEGMENTS"
+
+/// Client ActiveRange segmentation: `count` segments, each the AR Amount / count rounded down
+/// to the largest block any cell of the class uses, laid out over the ActiveRange.
+void resolve_segments(const TestDefinition& d, const ClassSettings& cs, const RunOptions& o,
+                      const model::DeviceIdentity& id, ResolvedPlan& r, std::vector<std::string>& errors) {
+  model::TestPlan& p = r.plan;
+  uint32_t max_bs = 0;
+  for (const auto& sd : d.subtests)
+    if (cs.subtests.empty() || std::find(cs.subtests.begin(), cs.subtests.end(), sd.id) != cs.subtests.end())
+      for (uint32_t bs : sd.block_sizes) max_bs = std::max(max_bs, bs);
+  if (max_bs == 0) return;
+  const uint64_t amount = o.ar_amount_bytes.value_or(cs.active_range_amount_bytes);
+  const std::string key = d.file + ":" + std::to_string(cs.segments_line) + ": active_range_segments " +
+                          std::to_string(cs.active_range_segments);
+  const std::string amount_text = core::format_bytes(amount) + (o.ar_amount_bytes ? " (--ar-amount)" : " (active_range_amount)");
+  model::ArSegmentation seg;
+  seg.count = cs.active_range_segments;
+  seg.align_bytes = max_bs;
+  seg.segment_bytes = amount / seg.count / max_bs * max_bs;
+  seg.seed = kSegmentLayoutSeed;
+  if (o.seed) {
+    uint64_t z = *o.seed ^ kSegmentLayoutSeed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    seg.seed = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  }
+  if (seg.segment_bytes == 0) {
+    errors.push_back(key + " do not fit an AR Amount of " + amount_text + " at the largest block size: each segment " +
+                     "must hold one " + core::format_block_size(max_bs) + " block, so the AR Amount must be at least " +
+                     core::format_bytes(uint64_t{seg.count} * max_bs));
+    return;
+  }
+  if (id.capacity_bytes == 0) return;
+  const uint32_t lbs = id.lba_size ? id.lba_size : 512;
+  const auto ar = static_cast<uint64_t>(static_cast<long double>(id.capacity_bytes) * p.active_range_pct / 100.0L) /
+                  lbs * lbs;
+  auto layout = model::segment_layout(seg, ar);
+  if (!layout.ok()) {
+    errors.push_back(key + " of " + core::format_bytes(seg.segment_bytes) + " (AR Amount " + amount_text +
+                     ") do not fit the ActiveRange of " + (id.path.empty() ? "this target" : id.path) +
+                     " at the largest block size " + core::format_block_size(max_bs) + ": " + layout.error().message());
+    return;
+  }
+  p.ar_segments = seg;
+  p.ar_amount_bytes = uint64_t{seg.count} * seg.segment_bytes;
+  p.ar_segment_starts_bytes = std::move(layout.value());
+  r.notes.push_back("ActiveRange segmentation: " + std::to_string(seg.count) + " segments of " +
+                    core::format_bytes(seg.segment_bytes) + " at random, non-touching start LBAs over the " +
+                    num(p.active_range_pct) + " % ActiveRange (layout seed " + std::to_string(seg.seed) +
+                    ", recorded in the plan); AR Amount " + core::format_bytes(p.ar_amount_bytes) + " from " +
+                    amount_text + " — the spec digest marks the AR Amount UNCONFIRMED (8 or 16 GiB): a definition key; "
+                    "WIPC writes the whole ActiveRange");
+  if (o.ar_amount_bytes && *o.ar_amount_bytes != cs.active_range_amount_bytes)
+    deviate(r, "active-range-amount", "AR Amount " + core::format_bytes(*o.ar_amount_bytes) + " instead of the " +
+                                          core::format_bytes(cs.active_range_amount_bytes) + " the definition sets");
 }
 
 /// Run-wide settings: edition/class, durations, rounds, TC/QD, ActiveRange, purge.
@@ -70,16 +130,15 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
                                           num(d.slope_excursion_pct) + " % (slope) instead of 20 % and 10 %");
   p.wipc_capacity_multiple = d.wipc_capacity_multiple;
   if (d.wipc && d.wipc_capacity_multiple != 2.0)
-    deviate(r, "wipc-amount", "WIPC writes " + num(d.wipc_capacity_multiple) + "× the capacity instead of 2×");
+    deviate(r, "wipc-amount", "WIPC writes " + num(d.wipc_capacity_multiple) + "× the user capacity instead of 2×");
+  p.wipc_threads = o.wipc_threads.value_or(d.wipc_threads);
+  p.wipc_queue_depth = o.wipc_queue_depth.value_or(d.wipc_queue_depth);
 
   p.active_range_pct = o.active_range_pct.value_or(cs.active_range_pct);
   if (p.active_range_pct != cs.active_range_pct)
     deviate(r, "active-range", "ActiveRange " + num(p.active_range_pct) + " % instead of the " +
                                    num(cs.active_range_pct) + " % " + who + " requires");
-  if (cs.active_range_segments > 1)
-    deviate(r, "active-range-segments", "the ActiveRange is one contiguous range from LBA 0, not the " +
-                                            std::to_string(cs.active_range_segments) + " AR Segments " + who +
-                                            " describes");
+  if (cs.active_range_segments > 1) resolve_segments(d, cs, o, id, r, errors);
 
   p.threads = o.threads.value_or(cs.threads);
   p.queue_depth = o.queue_depth.value_or(cs.queue_depth);
@@ -97,6 +156,13 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
       r.notes.push_back(who + " leaves TC/QD to the operator: " + tcqd +
                         (tcqd_changed ? " (operator's choice)" : " (ptsuite default)"));
       break;
+  }
+
+  if (d.wipc) {
+    const bool chosen = o.wipc_threads || o.wipc_queue_depth;
+    r.notes.push_back("WIPC runs at its own TC " + std::to_string(p.wipc_threads) + " / QD " +
+                      std::to_string(p.wipc_queue_depth) + (chosen ? " (operator's choice" : " (definition default") +
+                      "; the spec leaves WIPC TC/QD to the operator)");
   }
 
   p.purge_auto = !o.purge.has_value();
@@ -144,6 +210,7 @@ void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const Sub
       c.spec.seconds = p.cell_seconds;
       c.spec.active_range_pct = p.active_range_pct;
       c.spec.zones = d.zones;
+      c.spec.ar_segments = p.ar_segments;
       c.not_applicable_reason = not_applicable(bs, id.lba_size);
       c.applicable = c.not_applicable_reason.empty();
       if (!c.applicable) skipped.push_back(c.id);
@@ -169,17 +236,17 @@ void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const Sub
                        " cannot be measured on " + (id.path.empty() ? "this target" : id.path) + ": " + why);
     s.tracking.push_back(std::move(v));
   }
-  // WIPC: SEQ writes over the ActiveRange, multiple × capacity × AR, whole blocks.
+  // WIPC: SEQ writes over the ActiveRange (wrapping), multiple × the user capacity — not × the
+  // ActiveRange — in whole blocks, at WIPC's own TC/QD.
   const uint32_t wbs = d.wipc_block_bytes ? d.wipc_block_bytes : sd.block_sizes.front();
   s.wipc.pattern = model::AccessPattern::Sequential;
   s.wipc.read_pct = 0;
   s.wipc.block_bytes = wbs;
-  s.wipc.threads = p.threads;
-  s.wipc.queue_depth = p.queue_depth;
+  s.wipc.threads = p.wipc_threads;
+  s.wipc.queue_depth = p.wipc_queue_depth;
   s.wipc.active_range_pct = p.active_range_pct;
   s.wipc.seconds = 0;
-  const long double want = static_cast<long double>(d.wipc_capacity_multiple) * id.capacity_bytes *
-                           (static_cast<long double>(p.active_range_pct) / 100.0L);
+  const long double want = static_cast<long double>(d.wipc_capacity_multiple) * id.capacity_bytes;
   s.wipc.bytes_limit = static_cast<uint64_t>(std::floor(want / wbs)) * wbs;
   if (d.wipc && id.capacity_bytes > 0) {
     if (std::string why = not_applicable(wbs, id.lba_size); !why.empty())
@@ -193,7 +260,7 @@ void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const Sub
 }  // namespace
 
 core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOptions& o,
-                                        const model::DeviceIdentity& id) {
+                                        const model::DeviceIdentity& id, const model::EngineLimits& limits) {
   std::vector<std::string> errors;
   const auto ed = d.editions.find(o.pts_edition);
   const ClassSettings* cs = nullptr;
@@ -227,6 +294,15 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
       if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
         resolve_subtest(d, *cs, sd, id, r, errors);
   }
+  auto add_once = [&](const std::vector<std::string>& found) {
+    for (const auto& m : found)
+      if (std::find(errors.begin(), errors.end(), m) == errors.end()) errors.push_back(m);
+  };
+  for (const auto& sub : r.plan.subtests) {
+    if (sub.wipc_enabled) add_once(check_engine_limits(sub.wipc, limits));
+    for (const auto& cell : sub.cells)
+      if (cell.applicable) add_once(check_engine_limits(cell.spec, limits));
+  }
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
   r.plan.accept_purge_failure = o.accept_purge_failure;
   if (o.seed) {  // the runner derives a distinct seed per cell and Round from this one
@@ -239,10 +315,11 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
   return r;
 }
 
-PlanDuration estimate_duration(const model::TestPlan& plan) {
+PlanDuration estimate_duration(const model::TestPlan& plan, double assumed_write_mbps) {
   PlanDuration out;
   out.unbounded = plan.continue_past_max;
   const bool advanced = !plan.procedure.empty() && plan.procedure != kProcSteadyRounds;
+  out.assumed_write_mbps = assumed_write_mbps;
   for (const auto& s : plan.subtests) {
     PlanDuration::SubTest st;
     st.id = s.id;
@@ -260,7 +337,9 @@ PlanDuration estimate_duration(const model::TestPlan& plan) {
       st.how = wc.how;
     }
     st.wipc_bytes = s.wipc_enabled ? s.wipc.bytes_limit : 0;
+    st.wipc_seconds = assumed_write_mbps > 0 ? static_cast<double>(st.wipc_bytes) / (assumed_write_mbps * 1e6) : 0;
     out.rounds_seconds += st.seconds;
+    out.wipc_seconds += st.wipc_seconds;
     out.subtests.push_back(st);
   }
   return out;

@@ -11,6 +11,7 @@
 #include "config/run_options.h"
 #include "core/result.h"
 #include "model/device.h"
+#include "model/engine_limits.h"
 #include "model/plan.h"
 #include "model/run_record.h"
 
@@ -28,19 +29,26 @@ struct ResolvedPlan {
 /// Resolves the plan. Cells come in spec order (R/W mix outer, block size inner) with ids
 /// like "rw65-bs4096"; cells whose block size is below (or not a multiple of) the target's
 /// LBA size are kept but marked not applicable with the reason, and recorded as a deviation.
-/// WIPC: SEQ write at the definition's WIPC block size (Throughput: the sub-test block size)
-/// with the plan TC/QD; bytes_limit = multiple × capacity × ActiveRange fraction, rounded
-/// down to a multiple of the block size.
+/// WIPC: SEQ write over the ActiveRange at the definition's WIPC block size (Throughput: the
+/// sub-test block size) with WIPC's own TC/QD (definition, --wipc-threads/--wipc-oio);
+/// bytes_limit = multiple × the user capacity (not × the ActiveRange), rounded down to a
+/// multiple of the block size.
 /// Deviations: cell seconds ≠ spec, max rounds ≠ spec, --continue-past-max, ActiveRange ≠
 /// the class's spec value, TC/QD ≠ required/recommended, purge none, file target, cells not
 /// applicable. BadInput errors (all at once): unknown edition/class, an edition/class the
 /// definition does not define, a Tracking Variable whose cell is not applicable, zero
-/// capacity, WIPC smaller than one block, max rounds < window.
+/// capacity, WIPC smaller than one block, max rounds < window, and every cell or WIPC spec
+/// beyond `limits` — what the engine that will run the plan can run (ring entries, buffer
+/// sizes, TC × QD memory, minimum cell length); the engine publishes them, app passes them in,
+/// so nothing exceeds them at the first device I/O. `model::EngineLimits{}` checks none.
 core::Result<ResolvedPlan> resolve_plan(const TestDefinition& definition, const RunOptions& options,
-                                        const model::DeviceIdentity& identity);
+                                        const model::DeviceIdentity& identity, const model::EngineLimits& limits);
 
-/// Worst-case duration of a resolved plan, excluding WIPC (its time depends on the drive).
-/// A cell lasts its own spec.seconds (a DIRTH pre-write is longer than a sweep point).
+/// Worst-case duration of a resolved plan: the Rounds exactly (a cell lasts its own
+/// spec.seconds: a DIRTH pre-write is longer than a sweep point; an advanced sub-test by its
+/// procedure's own rule), WIPC estimated at an assumed sequential write rate (its real time
+/// depends on the drive).
+inline constexpr double kAssumedWipcWriteMbps = 1000.0;
 struct PlanDuration {
   struct SubTest {
     std::string id;
@@ -48,6 +56,7 @@ struct PlanDuration {
     double round_seconds = 0;       ///< applicable cells × cell seconds
     double max_rounds_seconds = 0;  ///< max rounds × round seconds
     uint64_t wipc_bytes = 0;
+    double wipc_seconds = 0;        ///< wipc_bytes at assumed_write_mbps
     /// Worst case of this sub-test: max_rounds_seconds for Rounds, the procedure's own rule
     /// for an advanced sub-test (WSAT's time limit, HIR's phases, ...); `how` says which.
     double seconds = 0;
@@ -55,10 +64,12 @@ struct PlanDuration {
   };
   std::vector<SubTest> subtests;
   double rounds_seconds = 0;  ///< sum of the sub-tests' worst cases, excluding WIPC
+  double wipc_seconds = 0;    ///< every sub-test's WIPC at assumed_write_mbps
+  double assumed_write_mbps = kAssumedWipcWriteMbps;  ///< MB/s = 10^6 B/s
   bool unbounded = false;     ///< continue_past_max: no upper bound
 };
 
-PlanDuration estimate_duration(const model::TestPlan& plan);
+PlanDuration estimate_duration(const model::TestPlan& plan, double assumed_write_mbps = kAssumedWipcWriteMbps);
 
 /// The nominal identity used by `ptsuite plan` without a TARGET: a 1 TiB NVMe namespace with
 /// 512-byte LBAs (model "nominal"), so that WIPC bytes and cell applicability can be shown.

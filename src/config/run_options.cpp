@@ -5,6 +5,7 @@
 
 #include "config/definition.h"
 #include "config/text_parse.h"
+#include "core/units.h"
 
 namespace pts::config {
 
@@ -20,7 +21,10 @@ const std::vector<RunOptionHelp>& run_option_flags() {
       {"--continue-past-max", "", "keep running Rounds past the maximum until steady state"},
       {"--threads", "TC", "thread count (default: the definition's TC for edition/class)"},
       {"--oio", "QD", "outstanding I/Os per thread (default: the definition's QD)"},
+      {"--wipc-threads", "TC", "WIPC thread count (default: the definition's, 1)"},
+      {"--wipc-oio", "QD", "WIPC outstanding I/Os per thread (default: the definition's, 32)"},
       {"--active-range", "PCT", "ActiveRange in % of the LBAs (spec: 100 enterprise, 75 client)"},
+      {"--ar-amount", "SIZE", "AR Amount covered by the client ActiveRange segments (default: the definition's)"},
       {"--purge", "METHOD",
        "auto | sanitize-crypto | sanitize-block | format-crypto | format-user | discard | none"},
       {"--seed", "N", "random seed for offsets and data (default: a fresh seed per run)"},
@@ -95,10 +99,22 @@ std::string set_run_option(RunOptions& o, std::string_view flag, std::string_vie
     auto v = parse_unsigned(value);
     if (!v || *v < 1 || *v > 65536) return bad(flag, value, "is not a queue depth per thread (1…65536)");
     o.queue_depth = static_cast<uint32_t>(*v);
+  } else if (flag == "--wipc-threads") {
+    auto v = parse_unsigned(value);
+    if (!v || *v < 1 || *v > 1024) return bad(flag, value, "is not a WIPC thread count (1…1024)");
+    o.wipc_threads = static_cast<uint32_t>(*v);
+  } else if (flag == "--wipc-oio") {
+    auto v = parse_unsigned(value);
+    if (!v || *v < 1 || *v > 65536) return bad(flag, value, "is not a WIPC queue depth per thread (1…65536)");
+    o.wipc_queue_depth = static_cast<uint32_t>(*v);
   } else if (flag == "--active-range") {
     auto v = parse_decimal(value);
     if (!v || !(*v > 0) || *v > 100) return bad(flag, value, "is not a percentage above 0 and at most 100");
     o.active_range_pct = *v;
+  } else if (flag == "--ar-amount") {
+    auto v = core::parse_size_bytes(value);
+    if (!v || *v == 0) return bad(flag, value, "is not a size (e.g. 16g, 512m)");
+    o.ar_amount_bytes = *v;
   } else if (flag == "--purge") {
     if (!parse_purge_method(value, o.purge))
       return bad(flag, value,

@@ -23,7 +23,10 @@ struct RunOptions {
   bool continue_past_max = false;         ///< --continue-past-max: keep going until steady
   std::optional<uint32_t> threads;        ///< --threads TC
   std::optional<uint32_t> queue_depth;    ///< --oio QD (per thread)
+  std::optional<uint32_t> wipc_threads;   ///< --wipc-threads TC (WIPC only)
+  std::optional<uint32_t> wipc_queue_depth;///< --wipc-oio QD (WIPC only, per thread)
   std::optional<double> active_range_pct; ///< --active-range PCT (0 < PCT ≤ 100)
+  std::optional<uint64_t> ar_amount_bytes;///< --ar-amount SIZE (client AR segmentation)
   std::optional<model::PurgeMethod> purge;///< --purge METHOD; nullopt = auto
   std::optional<uint64_t> seed;           ///< --seed N; nullopt = a fresh seed per run
   bool accept_purge_failure = false;      ///< --accept-purge-failure: go on after a failed purge (deviation)

@@ -1,6 +1,8 @@
 // core/atomic_file.cpp — see atomic_file.h.
 #include "core/atomic_file.h"
 
+#include <stdlib.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -17,13 +19,54 @@ static std::string dir_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
+Status fsync_directory(const std::string& dir) {
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) {
+    const int e = errno;
+    return Error(ErrorKind::Io, "cannot open directory " + dir + " to fsync it: " + std::strerror(e), e);
+  }
+  int rc;
+  while ((rc = ::fsync(dfd)) != 0 && errno == EINTR) {
+  }
+  const int e = rc ? errno : 0;
+  ::close(dfd);
+  if (rc != 0 && e != EINVAL)  // EINVAL: a file system that cannot sync directories (nothing to do)
+    return Error(ErrorKind::Io, "fsync of directory " + dir + " failed: " + std::strerror(e), e);
+  return ok_status();
+}
+
+Status create_directories_durable(const std::string& dir) {
+  if (dir.empty()) return Error(ErrorKind::BadInput, "empty directory name");
+  std::string path;
+  size_t pos = 0;
+  while (pos <= dir.size()) {
+    size_t next = dir.find('/', pos);
+    if (next == std::string::npos) next = dir.size();
+    path = dir.substr(0, next);
+    pos = next + 1;
+    if (path.empty() || path == "." || path == "..") continue;
+    if (::mkdir(path.c_str(), 0755) == 0) {
+      if (auto st = fsync_directory(dir_of(path)); !st.ok()) return st;
+    } else if (errno != EEXIST) {
+      const int e = errno;
+      return Error(ErrorKind::BadInput, "cannot create directory " + path + ": " + std::strerror(e), e);
+    } else {
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return Error(ErrorKind::BadInput, path + " exists and is not a directory");
+    }
+  }
+  return ok_status();
+}
+
 Status atomic_write_file(const std::string& path, std::string_view content) {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string tmp = path + ".tmp.XXXXXX";
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);  // O_CREAT|O_EXCL: never an existing file or a symlink
   if (fd < 0) {
     int e = errno;
     return Error(ErrorKind::BadInput, "cannot write " + path + ": " + std::strerror(e), e);
   }
+  ::fchmod(fd, 0644);
   size_t done = 0;
   while (done < content.size()) {
     ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -46,12 +89,7 @@ Status atomic_write_file(const std::string& path, std::string_view content) {
     ::unlink(tmp.c_str());
     return Error(ErrorKind::BadInput, "cannot write " + path + ": " + std::strerror(e), e);
   }
-  int dfd = ::open(dir_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return ok_status();
+  return fsync_directory(dir_of(path));
 }
 
 Result<std::string> read_file(const std::string& path) {

@@ -24,11 +24,13 @@ class BlockAccess {
   virtual core::Status flush() = 0;
 };
 
-/// Opens block access to a block device node or regular file.
+/// Block access over the guard's held descriptor (held_target.h), never by path: `fd` is
+/// borrowed (open with O_DIRECT, read-write) and outlives the BlockAccess; `name` is for
+/// messages.
 class BlockAccessFactory {
  public:
   virtual ~BlockAccessFactory() = default;
-  virtual core::Result<std::unique_ptr<BlockAccess>> open(const std::string& path, bool writable) = 0;
+  virtual core::Result<std::unique_ptr<BlockAccess>> open(int fd, const std::string& name) = 0;
 };
 
 }  // namespace pts::device

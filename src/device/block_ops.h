@@ -17,11 +17,13 @@ struct BlockGeometry {
   uint32_t physical_block_bytes = 0;
 };
 
-/// Geometry of a block device node.
+/// Geometry of a block device node (opened read-only by path: for `info`).
 core::Result<BlockGeometry> block_geometry(const std::string& path);
+/// Geometry through an open descriptor (the guard's held one); `name` for messages.
+core::Result<BlockGeometry> block_geometry(int fd, const std::string& name);
 
-/// Discards [0, bytes) of block device `path` (opened O_EXCL: fails while mounted or held);
-/// fills status_text, sys_errno and success of `rec`.
-void discard_all(const std::string& path, uint64_t bytes, model::PurgeRecord& rec);
+/// Discards [0, bytes) through `fd`, the guard's exclusively held descriptor of the device
+/// (`name` for messages); fills status_text, sys_errno and success of `rec`.
+void discard_all(int fd, const std::string& name, uint64_t bytes, model::PurgeRecord& rec);
 
 }  // namespace pts::device

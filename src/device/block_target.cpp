@@ -6,6 +6,7 @@
 
 #include "device/block_ops.h"
 #include "device/guard.h"
+#include "device/pcie_link.h"
 #include "device/sysfs.h"
 #include "device/target_base.h"
 #include "device/targets.h"
@@ -38,7 +39,9 @@ class BlockTarget final : public TargetBase {
 
  protected:
   core::Result<model::DeviceIdentity> read_identity() override {
-    auto g = block_geometry(target_.io_path);
+    if (held_fd() >= 0)
+      if (auto same = held_is_still(target_.block_name); !same.ok()) return same.error();
+    auto g = held_fd() >= 0 ? block_geometry(held_fd(), target_.io_path) : block_geometry(target_.io_path);
     if (!g.ok()) return g.error();
     if (g->size_bytes == 0)
       return core::bad_input("TARGET " + target_.path + ": has no capacity (an unbound loop device?)");
@@ -56,6 +59,7 @@ class BlockTarget final : public TargetBase {
         return core::bad_input("TARGET " + target_.path + ": loop device without a readable backing file");
       id.model = "Linux loop device (" + backing + ")";
       id.serial = "LOOP-" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+      id.serial_made_up = true;
       id.interface = "loop device";
       id.capabilities.deallocated_reads_zeroes = true;  // discard punches holes in the file
       return id;
@@ -69,11 +73,14 @@ class BlockTarget final : public TargetBase {
       auto vpd = sysfs::read_text(dev + "vpd_pg80").value_or("");
       if (vpd.size() > 4) id.serial = sysfs::trim(vpd.substr(4));
     }
-    if (id.serial.empty()) id.serial = sysfs::read_line(dev + "wwid").value_or("");
-    if (id.serial.empty()) id.serial = sysfs::read_line(sys_ + "/wwid").value_or("");
-    if (id.serial.empty())
+    id.wwid = sysfs::read_line(sys_ + "/wwid").value_or(sysfs::read_line(dev + "wwid").value_or(""));
+    if (id.serial.empty()) id.serial = id.wwid;
+    if (id.serial.empty()) {
       id.serial = "BLOCK-" + sysfs::read_line(sys_ + "/dev").value_or(target_.block_name);
+      id.serial_made_up = true;
+    }
     id.interface = "block device";
+    id.pcie_link = read_pcie_link(target_.block_name);
     return id;
   }
 
@@ -83,7 +90,7 @@ class BlockTarget final : public TargetBase {
       rec.status_text = "method not applicable to a block device";
       return;
     }
-    discard_all(target_.io_path, id.capacity_bytes, rec);
+    discard_all(held_fd(), target_.io_path, id.capacity_bytes, rec);
   }
 
   ErasedValue erased_value(model::PurgeMethod, const model::DeviceIdentity& id) const override {
@@ -91,6 +98,18 @@ class BlockTarget final : public TargetBase {
   }
 
  private:
+  /// The held descriptor must still be the device sysfs calls `name` (a device that went away
+  /// and a new one under the same name would otherwise be identified by the wrong node).
+  core::Status held_is_still(const std::string& name) {
+    struct stat st {};
+    DevNum sys;
+    auto line = sysfs::read_line(sys_ + "/dev");
+    if (::fstat(held_fd(), &st) != 0 || !line || !parse_devnum(*line, sys) || !(devnum_of(st.st_rdev) == sys))
+      return core::Error(core::ErrorKind::Refused, "refused: the held descriptor of " + target_.path +
+                                                       " is no longer /dev/" + name + "; nothing was written");
+    return core::ok_status();
+  }
+
   ResolvedTarget target_;
   std::string sys_;
 };

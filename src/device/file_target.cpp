@@ -29,13 +29,14 @@ class FileTarget final : public TargetBase {
  protected:
   core::Result<model::DeviceIdentity> read_identity() override {
     struct stat st {};
-    if (::stat(target_.io_path.c_str(), &st) != 0)
+    if ((held_fd() >= 0 ? ::fstat(held_fd(), &st) : ::stat(target_.io_path.c_str(), &st)) != 0)
       return core::Error(core::ErrorKind::BadInput, "TARGET " + target_.path + ": " + std::strerror(errno), errno);
     model::DeviceIdentity id;
     id.kind = model::TargetKind::File;
     id.path = target_.path;
     id.model = "regular file";
     id.serial = "FILE-" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    id.serial_made_up = true;
     id.interface = "file";
     id.lba_size = st.st_blksize >= 512 ? static_cast<uint32_t>(st.st_blksize) : 4096;
     id.capacity_bytes = uint64_t(st.st_size) / id.lba_size * id.lba_size;
@@ -50,12 +51,12 @@ class FileTarget final : public TargetBase {
       rec.status_text = "method not applicable to a file";
       return;
     }
-    int fd = ::open(target_.io_path.c_str(), O_RDWR | O_CLOEXEC);
+    const int fd = held_fd();  // the guard's descriptor: never a second open by path
     struct stat st {};
     if (fd < 0 || ::fstat(fd, &st) != 0) {
-      rec.sys_errno = errno;
-      rec.status_text = "open failed: " + std::string(std::strerror(errno));
-      if (fd >= 0) ::close(fd);
+      rec.sys_errno = fd < 0 ? 0 : errno;
+      rec.status_text = fd < 0 ? "recreate without the guard's held descriptor"
+                               : "fstat failed: " + std::string(std::strerror(errno));
       return;
     }
     int rc = ::ftruncate(fd, 0);
@@ -72,7 +73,6 @@ class FileTarget final : public TargetBase {
     }
     if (rc == 0) rc = ::fsync(fd);
     rec.sys_errno = rc == 0 ? 0 : (rc > 0 ? rc : errno);
-    ::close(fd);
     rec.success = rc == 0;
     rec.status_text = rec.success ? how + " " + std::to_string(st.st_size) + " bytes (not a SNIA purge)"
                                   : "recreate failed: " + std::string(std::strerror(rec.sys_errno));

@@ -1,12 +1,10 @@
-// device/guard.cpp — see guard.h. May use: core, sysfs, POSIX stat.
+// device/guard.cpp — see guard.h. May use: core, sysfs, system_view, POSIX stat.
 #include "device/guard.h"
 
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 
 #include "device/sysfs.h"
 
@@ -14,80 +12,40 @@ namespace pts::device {
 
 namespace {
 
-bool is_octal(char c) { return c >= '0' && c <= '7'; }
+bool contains(const std::vector<DevNum>& v, DevNum d) { return std::find(v.begin(), v.end(), d) != v.end(); }
 
-/// Decodes the \ooo escapes the kernel uses in mountinfo and swaps.
-std::string unescape(const std::string& s) {
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && is_octal(s[i + 1]) && is_octal(s[i + 2]) &&
-        is_octal(s[i + 3])) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
   return out;
 }
 
-bool contains(const std::vector<DevNum>& v, DevNum d) {
-  return std::find(v.begin(), v.end(), d) != v.end();
+std::string mount_text(const MountEntry& m) {
+  return m.source + " on " + m.mount_point + " (" + m.fstype + ")" +
+         (m.namespace_note.empty() ? "" : " " + m.namespace_note);
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+/// Mounts of the loop device `loop` (for a file that backs it).
+std::vector<std::string> mounts_of(const SystemView& v, DevNum dev, const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& m : v.mounts)
+    if (m.dev == dev || m.source == "/dev/" + name) out.push_back(mount_text(m));
   return out;
 }
 
-DevNum devnum_of(dev_t d) { return {major(d), minor(d)}; }
+void add_unreadable(const SystemView& v, std::vector<std::string>& reasons) {
+  if (!v.unreadable.empty())
+    reasons.push_back("the guard could not read " + join(v.unreadable) +
+                      ", so it cannot tell whether the target is in use (run as root, with /proc and /sys mounted)");
+}
+
+core::Status refusal(const std::string& what, const std::vector<std::string>& reasons) {
+  if (reasons.empty()) return core::ok_status();
+  return core::Error(core::ErrorKind::Refused,
+                     "refused: " + what + " is in use: " + join(reasons, "; ") + "; nothing was written");
+}
 
 }  // namespace
-
-bool parse_devnum(const std::string& text, DevNum& out) {
-  unsigned ma = 0, mi = 0;
-  char colon = 0;
-  std::istringstream in(text);
-  if (!(in >> ma >> colon >> mi) || colon != ':') return false;
-  out = {ma, mi};
-  return true;
-}
-
-std::vector<MountEntry> parse_mountinfo(const std::string& text) {
-  std::vector<MountEntry> out;
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    // id parent major:minor root mount_point options [optional...] - fstype source super_opts
-    std::istringstream f(line);
-    std::vector<std::string> w;
-    for (std::string x; f >> x;) w.push_back(x);
-    auto dash = w.size() > 6 ? std::find(w.begin() + 6, w.end(), "-") : w.end();
-    if (dash == w.end() || dash + 1 == w.end()) continue;
-    MountEntry e;
-    if (!parse_devnum(w[2], e.dev)) continue;
-    e.mount_point = unescape(w[4]);
-    e.fstype = *(dash + 1);
-    if (dash + 2 < w.end()) e.source = unescape(*(dash + 2));
-    out.push_back(e);
-  }
-  return out;
-}
-
-std::vector<std::string> parse_swaps(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream lines(text);
-  std::string line;
-  bool header = true;
-  while (std::getline(lines, line)) {
-    if (header) { header = false; continue; }
-    std::istringstream f(line);
-    std::string name;
-    if (f >> name) out.push_back(unescape(name));
-  }
-  return out;
-}
 
 std::string detect_partition_table(std::span<const uint8_t> head) {
   for (size_t lba : {size_t(512), size_t(4096)})
@@ -103,37 +61,51 @@ std::string detect_partition_table(std::span<const uint8_t> head) {
   return any ? "MBR" : "";
 }
 
-core::Status evaluate_guard(const BlockUsage& u) {
+core::Status evaluate_guard(const BlockUsage& u, const SystemView& v) {
   std::vector<std::string> reasons;
   std::vector<DevNum> devs{u.dev};
   devs.insert(devs.end(), u.partition_devs.begin(), u.partition_devs.end());
   std::vector<std::string> names{u.name};
   names.insert(names.end(), u.partitions.begin(), u.partitions.end());
 
-  if (!u.partitions.empty())
-    reasons.push_back("it has partitions (" + join(u.partitions) + ")");
-  bool root = contains(devs, u.root_dev);
+  if (!u.partition_of.empty())
+    reasons.push_back("it is a partition of /dev/" + u.partition_of + " (ptsuite tests whole devices only)");
+  if (!u.partitions.empty()) reasons.push_back("it has partitions (" + join(u.partitions) + ")");
+  bool root = contains(devs, v.root_dev);
   std::vector<std::string> mounted;
-  for (const auto& m : u.mounts) {
-    bool by_source = std::any_of(names.begin(), names.end(),
-                                 [&](const std::string& n) { return m.source == "/dev/" + n; });
+  for (const auto& m : v.mounts) {
+    const bool by_source = std::any_of(names.begin(), names.end(), [&](const std::string& n) { return m.source == "/dev/" + n; });
     if (!contains(devs, m.dev) && !by_source) continue;
-    if (m.mount_point == "/") root = true;
-    mounted.push_back(m.source + " on " + m.mount_point + " (" + m.fstype + ")");
+    if (m.mount_point == "/" && m.namespace_note.empty()) root = true;
+    mounted.push_back(mount_text(m));
   }
   if (!mounted.empty()) reasons.push_back("it is mounted: " + join(mounted));
   if (root) reasons.push_back("it backs the root file system");
-  for (DevNum d : u.swap_devs)
-    if (contains(devs, d)) {
-      reasons.push_back("it is active swap");
-      break;
-    }
-  if (!u.holders.empty())
-    reasons.push_back("it is held by " + join(u.holders) + " (md / device-mapper / LVM)");
-  if (reasons.empty()) return core::ok_status();
-  std::string msg = "refused: /dev/" + u.name + " is in use: ";
-  for (size_t i = 0; i < reasons.size(); ++i) msg += (i ? "; " : "") + reasons[i];
-  return core::Error(core::ErrorKind::Refused, msg + "; nothing was written");
+  for (const auto& s : v.swaps)
+    if (s.block && contains(devs, *s.block)) reasons.push_back("it is active swap (" + s.name + ")");
+  if (!u.holders.empty()) reasons.push_back("it is held by " + join(u.holders) + " (md / device-mapper / LVM)");
+  for (const auto& b : v.btrfs)
+    if (std::find(names.begin(), names.end(), b.device) != names.end())
+      reasons.push_back("/dev/" + b.device + " is a member of btrfs file system " + b.fs_uuid + " (devices: " +
+                        join(b.all_devices) + ")");
+  for (const auto& l : v.loops)
+    if (l.backing_rdev && contains(devs, *l.backing_rdev))
+      reasons.push_back("it backs loop device /dev/" + l.name);
+  add_unreadable(v, reasons);
+  return refusal("/dev/" + u.name, reasons);
+}
+
+core::Status evaluate_file_guard(const std::string& path, FileKey key, const SystemView& v) {
+  std::vector<std::string> reasons;
+  for (const auto& s : v.swaps)
+    if (s.file && *s.file == key) reasons.push_back("it is an active swap file (" + s.name + ")");
+  for (const auto& l : v.loops) {
+    if (!(l.backing == key) || l.backing_rdev) continue;
+    auto m = mounts_of(v, l.dev, l.name);
+    reasons.push_back("it backs loop device /dev/" + l.name + (m.empty() ? "" : ", which is mounted: " + join(m)));
+  }
+  add_unreadable(v, reasons);
+  return refusal(path, reasons);
 }
 
 core::Result<BlockUsage> collect_block_usage(const std::string& name, const std::string& root) {
@@ -143,6 +115,18 @@ core::Result<BlockUsage> collect_block_usage(const std::string& name, const std:
   auto dev_line = sysfs::read_line(cls + name + "/dev");
   if (!dev_line || !parse_devnum(*dev_line, u.dev))
     return core::Error(core::ErrorKind::BadInput, "/dev/" + name + ": not a block device known to sysfs");
+  if (sysfs::exists(cls + name + "/partition")) {
+    // /sys/class/block/sdb1 -> ../../devices/.../sdb/sdb1: the parent directory is the disk
+    auto link = sysfs::read_link(cls + name).value_or("");
+    auto slash = link.find_last_of('/');
+    std::string parent = slash == std::string::npos ? "" : link.substr(0, slash);
+    parent = parent.substr(parent.find_last_of('/') + 1);
+    u.partition_of = parent.empty() ? "its disk" : parent;
+  }
+  if (!sysfs::exists(cls + name + "/holders"))
+    return core::Error(core::ErrorKind::Refused, "refused: cannot read " + cls + name +
+                                                     "/holders, so the guard cannot tell whether /dev/" + name +
+                                                     " is held; nothing was written");
   auto add_holders = [&](const std::string& dir, const std::string& n) {
     for (const auto& h : sysfs::list_dir(dir + "/holders")) u.holders.push_back(h + " (on " + n + ")");
   };
@@ -155,32 +139,19 @@ core::Result<BlockUsage> collect_block_usage(const std::string& name, const std:
     u.partitions.push_back(entry);
     add_holders(cls + name + "/" + entry, entry);
   }
-  u.mounts = parse_mountinfo(sysfs::read_text(root + "/proc/self/mountinfo").value_or(""));
-  for (const auto& s : parse_swaps(sysfs::read_text(root + "/proc/swaps").value_or(""))) {
-    struct stat st {};
-    if (::stat((root + s).c_str(), &st) == 0 && S_ISBLK(st.st_mode)) u.swap_devs.push_back(devnum_of(st.st_rdev));
-  }
-  struct stat rs {};
-  if (::stat((root + "/").c_str(), &rs) == 0) u.root_dev = devnum_of(rs.st_dev);
   return u;
 }
 
 core::Status guard_block_device(const std::string& name, const std::string& root) {
   auto u = collect_block_usage(name, root);
   if (!u.ok()) return u.error();
-  return evaluate_guard(*u);
+  return evaluate_guard(*u, read_system_view(root));
 }
 
 core::Status guard_file(const std::string& path, const std::string& root) {
-  struct stat target {};
-  if (::stat(path.c_str(), &target) != 0) return core::ok_status();  // nothing there yet
-  for (const auto& s : parse_swaps(sysfs::read_text(root + "/proc/swaps").value_or(""))) {
-    struct stat st {};
-    if (::stat((root + s).c_str(), &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino)
-      return core::Error(core::ErrorKind::Refused, "refused: " + path + " is an active swap file (" + s +
-                                                       "); nothing was written");
-  }
-  return core::ok_status();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return core::ok_status();  // nothing there yet
+  return evaluate_file_guard(path, FileKey{st.st_dev, st.st_ino}, read_system_view(root));
 }
 
 }  // namespace pts::device

@@ -21,6 +21,8 @@ AdminCommand identify(uint8_t cns, uint32_t nsid) {
 AdminCommand identify_controller() { return identify(kCnsController, 0); }
 AdminCommand identify_namespace(uint32_t nsid) { return identify(kCnsNamespace, nsid); }
 AdminCommand identify_active_namespaces() { return identify(kCnsActiveNamespaceList, 0); }
+AdminCommand identify_ns_descriptors(uint32_t nsid) { return identify(kCnsNsDescriptorList, nsid); }
+AdminCommand identify_allocated_namespaces() { return identify(kCnsAllocatedNamespaceList, 0); }
 
 AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes) {
   const uint32_t numd = bytes / 4 - 1;  // zero-based number of dwords

@@ -22,6 +22,8 @@ inline constexpr uint8_t kOpSanitize = 0x84;
 inline constexpr uint8_t kCnsNamespace = 0x00;
 inline constexpr uint8_t kCnsController = 0x01;
 inline constexpr uint8_t kCnsActiveNamespaceList = 0x02;
+inline constexpr uint8_t kCnsNsDescriptorList = 0x03;
+inline constexpr uint8_t kCnsAllocatedNamespaceList = 0x10;
 inline constexpr uint8_t kLidSmart = 0x02;
 inline constexpr uint8_t kLidSanitize = 0x81;
 inline constexpr uint8_t kFidVolatileWriteCache = 0x06;
@@ -39,6 +41,10 @@ enum class Sanact : uint8_t { ExitFailureMode = 1, BlockErase = 2, Overwrite = 3
 AdminCommand identify_controller();
 AdminCommand identify_namespace(uint32_t nsid);
 AdminCommand identify_active_namespaces();
+/// Namespace Identification Descriptor list (EUI-64, NGUID, UUID) of `nsid`.
+AdminCommand identify_ns_descriptors(uint32_t nsid);
+/// Every namespace allocated in the NVM subsystem, attached or not (needs NS management).
+AdminCommand identify_allocated_namespaces();
 /// Get Log Page of `bytes` (multiple of 4) for `lid`, namespace `nsid`.
 AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes);
 AdminCommand get_smart_log();

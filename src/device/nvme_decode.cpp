@@ -81,6 +81,8 @@ core::Result<IdNs> decode_id_ns(const std::vector<uint8_t>& d) {
   n.dps = d[29];
   n.dlfeat = d[33];
   n.npwg = le(d, 64, 2);
+  n.nguid.assign(d.begin() + 104, d.begin() + 120);
+  n.eui64.assign(d.begin() + 120, d.begin() + 128);
   const size_t count = std::min<size_t>(size_t(n.nlbaf) + 1, 64);
   for (size_t i = 0; i < count; ++i) {
     size_t off = 128 + 4 * i;
@@ -115,6 +117,20 @@ core::Result<SanitizeLog> decode_sanitize_log(const std::vector<uint8_t>& d) {
   s.etbend = le(d, 24, 4);
   s.etcend = le(d, 28, 4);
   return s;
+}
+
+NsDescriptors decode_ns_descriptors(const std::vector<uint8_t>& d) {
+  NsDescriptors out;
+  for (size_t off = 0; off + 4 <= d.size();) {
+    const uint8_t type = d[off], len = d[off + 1];
+    if (type == 0 || len == 0 || off + 4 + len > d.size()) break;
+    std::vector<uint8_t> id(d.begin() + off + 4, d.begin() + off + 4 + len);
+    if (type == 1 && len == 8) out.eui64 = id;
+    if (type == 2 && len == 16) out.nguid = id;
+    if (type == 3 && len == 16) out.uuid = id;
+    off += 4 + len;
+  }
+  return out;
 }
 
 std::vector<uint32_t> decode_ns_list(const std::vector<uint8_t>& d) {

@@ -54,6 +54,8 @@ struct IdNs {
   uint8_t dps = 0;
   uint8_t dlfeat = 0;
   uint16_t npwg = 0;   ///< preferred write granularity (0-based, in LBAs), valid with NSFEAT bit 4
+  std::vector<uint8_t> nguid;  ///< 16 bytes (all zero = not reported)
+  std::vector<uint8_t> eui64;  ///< 8 bytes (all zero = not reported)
   std::vector<LbaFormat> lbaf;
 
   /// Index of the LBA format in use (FLBAS bits 3:0 and 6:5).
@@ -100,5 +102,11 @@ core::Result<SmartLog> decode_smart_log(const std::vector<uint8_t>& data);
 core::Result<SanitizeLog> decode_sanitize_log(const std::vector<uint8_t>& data);
 /// Identify active namespace list: the non-zero NSIDs.
 std::vector<uint32_t> decode_ns_list(const std::vector<uint8_t>& data);
+
+/// Namespace Identification Descriptors (CNS 03h): NIDT 1 = EUI-64, 2 = NGUID, 3 = UUID.
+struct NsDescriptors {
+  std::vector<uint8_t> eui64, nguid, uuid;  ///< empty when absent
+};
+NsDescriptors decode_ns_descriptors(const std::vector<uint8_t>& data);
 
 }  // namespace pts::device::nvme

@@ -6,13 +6,16 @@
 
 #include <cerrno>
 #include <cstring>
-#include <regex>
+#include <algorithm>
 
 #include "device/block_ops.h"
 #include "device/guard.h"
 #include "device/nvme_commands.h"
 #include "device/nvme_decode.h"
+#include "device/held_target.h"
 #include "device/nvme_identity.h"
+#include "device/nvme_topology.h"
+#include "device/pcie_link.h"
 #include "device/sysfs.h"
 #include "device/target_base.h"
 #include "device/targets.h"
@@ -44,9 +47,16 @@ class NvmeTarget final : public TargetBase {
         transport_(std::move(transport)),
         deps_(std::move(deps)) {
     if (!deps_.sleep) deps_.sleep = real_sleep;
-    if (!deps_.guard) deps_.guard = [](const std::string& name) { return guard_block_device(name); };
-    if (!deps_.block_exists)
-      deps_.block_exists = [](const std::string& name) { return sysfs::exists("/sys/class/block/" + name); };
+    if (!deps_.sibling_guard) {
+      if (deps_.guard)
+        deps_.sibling_guard = [g = deps_.guard](const std::string& name, bool) { return g(name); };
+      else
+        deps_.sibling_guard = [root = deps_.sysfs_root](const std::string& name, bool force) {
+          return examine_sibling_namespace(name, force, root);
+        };
+    }
+    if (!deps_.guard)
+      deps_.guard = [root = deps_.sysfs_root](const std::string& name) { return guard_block_device(name, root); };
   }
 
   core::Status guard() override {
@@ -80,6 +90,7 @@ class NvmeTarget final : public TargetBase {
     AdminCompletion s = transport_->submit(nvme::get_smart_log());
     if (s.ok())
       if (auto log = nvme::decode_smart_log(s.data); log.ok()) id->health = nvme_health(*log);
+    if (!target_.block_name.empty()) id->pcie_link = read_pcie_link(target_.block_name);
     return id;
   }
 
@@ -97,7 +108,7 @@ class NvmeTarget final : public TargetBase {
                                deps_.format_timeout_ms);
         break;
       case PurgeMethod::Discard:  // Dataset Management through the block layer (deviation)
-        discard_all(target_.io_path, id.capacity_bytes, rec);
+        discard_all(held_fd(), target_.io_path, id.capacity_bytes, rec);
         return;
       default:
         rec.status_text = "method not applicable to an NVMe namespace";
@@ -106,6 +117,32 @@ class NvmeTarget final : public TargetBase {
     rec.opcode = cmd.opcode;
     rec.nsid = cmd.nsid;
     rec.cdw = {cmd.cdw10, cmd.cdw11, cmd.cdw12, cmd.cdw13, cmd.cdw14, cmd.cdw15};
+    SanitizeProgressFn progress;
+    if (req.progress)
+      progress = [&req](double f, uint64_t elapsed_ns, uint32_t est) { req.progress(f, elapsed_ns / 1e9, est); };
+    SanitizeBefore before;
+    std::string earlier;
+    if (cmd.opcode == nvme::kOpSanitize) {
+      // Read the log before sending: wait out a sanitize already in progress (a new one would
+      // be refused, or confused with it), then remember the state to match our completion to.
+      auto state = read_sanitize_state(*transport_);
+      if (state.ok() && state->status == nvme::SanitizeLog::InProgress) {
+        AdminCommand theirs = cmd;
+        theirs.cdw10 = state->scdw10;
+        SanitizeOutcome w = wait_for_sanitize(*transport_, theirs, clock(), deps_.sleep, deps_.sanitize_wait, progress);
+        earlier = "waited " + std::to_string(w.polls) + " log reads for a sanitize already in progress (" + w.text + "); ";
+        if (!w.success) {
+          rec.status_text = earlier + "ours was not sent";
+          return;
+        }
+        state = read_sanitize_state(*transport_);
+      }
+      if (!state.ok()) {
+        rec.status_text = state.error().message() + "; the sanitize was not sent";
+        return;
+      }
+      before = *state;
+    }
     AdminCompletion c = transport_->submit(cmd);
     rec.sys_errno = c.sys_errno;
     if (!c.sys_errno) {
@@ -122,13 +159,12 @@ class NvmeTarget final : public TargetBase {
       rec.status_text = nvme_status_text(0, 0);
       return;
     }
-    SanitizeProgressFn progress;
-    if (req.progress)
-      progress = [&req](double f, uint64_t elapsed_ns, uint32_t est) { req.progress(f, elapsed_ns / 1e9, est); };
-    SanitizeOutcome w = wait_for_sanitize(*transport_, cmd, clock(), deps_.sleep, deps_.sanitize_wait, progress);
+    SanitizeOutcome w =
+        wait_for_sanitize(*transport_, cmd, clock(), deps_.sleep, deps_.sanitize_wait, progress, before);
     rec.progress_polls = w.polls;
     rec.success = w.success;
-    rec.status_text = w.text + (w.estimate_s ? " (controller estimate " + std::to_string(w.estimate_s) + " s)" : "");
+    rec.status_text = earlier + w.text +
+                      (w.estimate_s ? " (controller estimate " + std::to_string(w.estimate_s) + " s)" : "");
     if (w.log_errno) rec.sys_errno = w.log_errno;
     if (w.log_sct || w.log_sc) {
       rec.status_sct = w.log_sct;
@@ -146,24 +182,45 @@ class NvmeTarget final : public TargetBase {
 
   core::Status guard_purge(PurgeMethod method) override {
     // Sanitize erases the whole NVM subsystem; a Format with secure erase (SES 1 or 2) covers
-    // every namespace when FNA bit 0 or bit 1 says so: guard the sibling namespaces too.
+    // every namespace when FNA bit 0 or bit 1 says so: every other namespace of the subsystem
+    // must be examinable and not in use. The siblings come from sysfs (subsystem → controllers
+    // → namespaces, each with the NSID sysfs gives it), never from building nvmeXnY names.
     const bool sanitize = method == PurgeMethod::SanitizeCrypto || method == PurgeMethod::SanitizeBlock;
     const bool format = method == PurgeMethod::FormatUser || method == PurgeMethod::FormatCrypto;
     const bool all = sanitize || (format && (ctrl_.fna_format_all_ns() || ctrl_.fna_secure_erase_all_ns()));
     if (!all) return core::ok_status();
+    const std::string why = sanitize ? " (Sanitize erases every namespace)" : " (this Format applies to every namespace)";
+    auto refuse = [&](const std::string& what) {
+      return core::Error(core::ErrorKind::Refused, "refused: " + what + why + "; nothing was written");
+    };
+    auto sub = subsystem_of_namespace(target_.block_name, deps_.sysfs_root);
+    if (!sub.ok()) return refuse("the other namespaces of " + target_.path + " cannot be examined: " + sub.error().message());
+    // Namespaces the controller reports that this host has no block device for cannot be
+    // examined; for a Sanitize also those only allocated (attached elsewhere, or nowhere).
+    std::vector<uint32_t> reported;
     AdminCompletion c = transport_->submit(nvme::identify_active_namespaces());
-    if (!c.ok()) return core::ok_status();  // older controllers: only our namespace is known
-    static const std::regex own(R"((nvme\d+n)\d+)");
-    std::smatch m;
-    if (!std::regex_match(target_.block_name, m, own)) return core::ok_status();
-    for (uint32_t nsid : nvme::decode_ns_list(c.data)) {
-      if (nsid == target_.nsid) continue;
-      std::string sibling = m[1].str() + std::to_string(nsid);
-      if (!deps_.block_exists(sibling)) continue;  // not attached to this host
-      if (auto g = deps_.guard(sibling); !g.ok()) {
+    if (c.ok()) reported = nvme::decode_ns_list(c.data);
+    if (sanitize && ctrl_.oacs_ns_mgmt()) {
+      AdminCompletion a = transport_->submit(nvme::identify_allocated_namespaces());
+      if (a.ok())
+        for (uint32_t n : nvme::decode_ns_list(a.data))
+          if (std::find(reported.begin(), reported.end(), n) == reported.end()) reported.push_back(n);
+    }
+    for (uint32_t nsid : reported) {
+      const bool seen = std::any_of(sub->namespaces.begin(), sub->namespaces.end(),
+                                    [&](const NamespaceNode& n) { return n.nsid == nsid; });
+      if (!seen)
+        return refuse("namespace " + std::to_string(nsid) + " of " + sub->name +
+                      " has no block device on this host, so it cannot be examined");
+    }
+    for (const auto& n : sub->namespaces) {
+      if (n.block == target_.block_name) continue;
+      if (auto g = deps_.sibling_guard(n.block, force_signatures()); !g.ok()) {
         core::Error e = g.error();
-        e.messages.front() += sanitize ? " (Sanitize erases every namespace)"
-                                       : " (this Format applies to every namespace)";
+        std::string& m = e.messages.front();
+        const auto at = m.rfind("; nothing was written");
+        m.insert(at == std::string::npos ? m.size() : at, " — /dev/" + n.block + " is namespace " +
+                                                              std::to_string(n.nsid) + " of " + sub->name + why);
         return e;
       }
     }
@@ -188,7 +245,37 @@ class NvmeTarget final : public TargetBase {
     ctrl_ = *ctrl;
     ns_ = *ns;
     layout_ = {ns_.current_lbaf(), ns_.metadata_at_end(), uint8_t(ns_.dps & 0x7), bool(ns_.dps & 0x8)};
-    return nvme_identity(ctrl_, ns_, target_.nsid, target_.path);
+    model::DeviceIdentity id = nvme_identity(ctrl_, ns_, target_.nsid, target_.path);
+    // Identifiers: the descriptor list (NVMe 1.3+) when the controller answers it, else
+    // Identify Namespace's NGUID / EUI-64.
+    NamespaceIds ids{{}, ns_.nguid, ns_.eui64};
+    AdminCompletion d = transport_->submit(nvme::identify_ns_descriptors(target_.nsid));
+    if (d.ok()) {
+      auto desc = nvme::decode_ns_descriptors(d.data);
+      if (!desc.uuid.empty()) ids.uuid = desc.uuid;
+      if (!desc.nguid.empty()) ids.nguid = desc.nguid;
+      if (!desc.eui64.empty()) ids.eui64 = desc.eui64;
+    }
+    id.nguid = hex_id(ids.nguid);
+    id.eui64 = hex_id(ids.eui64);
+    const std::string sys = deps_.sysfs_root + "/sys/class/block/" + target_.block_name;
+    id.wwid = sysfs::read_line(sys + "/wwid").value_or("");
+    if (auto sub = subsystem_of_namespace(target_.block_name, deps_.sysfs_root); sub.ok()) {
+      id.subsystem_namespaces = static_cast<uint32_t>(sub->namespaces.size());
+      id.subsystem_controllers = static_cast<uint32_t>(sub->controllers.size());
+    }
+    // A generic or controller node was resolved to this block device through sysfs: the
+    // identifiers the controller reports must give the WWID the block device has.
+    if (target_.admin_path != target_.io_path && !id.wwid.empty()) {
+      const std::string want = expected_wwid(ids, ctrl_.vid, ctrl_.sn, ctrl_.mn, target_.nsid);
+      if (want != id.wwid)
+        return core::Error(core::ErrorKind::Refused,
+                           "refused: " + target_.admin_path + " (namespace " + std::to_string(target_.nsid) +
+                               ") resolved to /dev/" + target_.block_name + ", but its identifiers give WWID " +
+                               want + " where /dev/" + target_.block_name + " has " + id.wwid +
+                               "; nothing was written");
+    }
+    return id;
   }
 
   ResolvedTarget target_;

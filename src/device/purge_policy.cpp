@@ -90,8 +90,21 @@ core::Result<PurgeChoice> choose_purge_method(const model::DeviceIdentity& id,
     return PurgeChoice{*requested, false, "chosen by the operator (--purge " +
                                               purge_method_name(*requested) + ")"};
   }
+  // Sanitize erases the whole NVM subsystem: chosen by itself only when this namespace is all
+  // there is (one namespace, one controller, both known); else it must be asked for by name.
+  const bool alone = id.subsystem_namespaces == 1 && id.subsystem_controllers == 1;
+  std::string skipped;
   for (auto m : kAll) {
     if (m == PurgeMethod::None || !supports(id, m)) continue;
+    if ((m == PurgeMethod::SanitizeCrypto || m == PurgeMethod::SanitizeBlock) && !alone) {
+      if (skipped.empty())
+        skipped = " (Sanitize not chosen automatically: it erases the whole NVM subsystem, which has " +
+                  (id.subsystem_namespaces ? std::to_string(id.subsystem_namespaces) : std::string("an unknown number of")) +
+                  " namespace(s) and " +
+                  (id.subsystem_controllers ? std::to_string(id.subsystem_controllers) : std::string("an unknown number of")) +
+                  " controller(s); ask for it with --purge " + purge_method_name(m) + ")";
+      continue;
+    }
     std::string reason;
     switch (m) {
       case PurgeMethod::SanitizeCrypto: reason = "strongest supported: Sanitize crypto erase"; break;
@@ -108,8 +121,11 @@ core::Result<PurgeChoice> choose_purge_method(const model::DeviceIdentity& id,
         reason = "file target: truncated and re-allocated (deviation: not a SNIA purge)"; break;
       case PurgeMethod::None: break;
     }
-    return PurgeChoice{m, true, reason};
+    return PurgeChoice{m, true, reason + skipped};
   }
+  if (!skipped.empty())
+    return core::Error(core::ErrorKind::Device, id.path + ": no purge method is chosen automatically" + skipped +
+                                                    "; or run with --purge none (deviation)");
   return core::Error(core::ErrorKind::Device,
                      id.path + ": supports no purge method (no Sanitize, no Format NVM, no "
                                "discard); run with --purge none to go on without one (deviation)");

@@ -33,7 +33,8 @@ struct PurgeChoice {
 };
 
 /// The method to run: `requested`, when the target supports it (else BadInput naming the
-/// supported ones), or the strongest supported one. Fails with Device when `requested` is
+/// supported ones), or the strongest supported one — never Sanitize unless the subsystem is
+/// known to hold exactly one namespace and one controller. Fails with Device when `requested` is
 /// nullopt and the target supports no purge at all.
 core::Result<PurgeChoice> choose_purge_method(const model::DeviceIdentity& id,
                                               std::optional<model::PurgeMethod> requested);

@@ -1,7 +1,10 @@
-// device/sanitize_monitor.h — waits for a started Sanitize to finish by polling the Sanitize
-// Status log: progress, the controller's own time estimate, a stuck-progress timeout and
-// the completion status (as nvme-cli's wait_sanitize does). Time and sleeping are injected
-// so tests drive it in fake time. May use: core, admin_transport, nvme_commands/decode.
+// device/sanitize_monitor.h — waits for a Sanitize to finish by polling the Sanitize Status
+// log: progress, the controller's own time estimate (which scales both the total budget and
+// the stuck-progress timeout), and the completion status — matched to THIS command: a
+// completed record counts only once the log moved away from what it said before the command
+// was sent (in progress seen, another action, or Global Data Erased going 0 → 1), so an
+// earlier sanitize's record is never taken for ours. Time and sleeping are injected so tests
+// drive it in fake time. May use: core, admin_transport, nvme_commands/decode.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +39,15 @@ struct SanitizeOutcome {
   uint8_t final_sstat = 0;   ///< SSTAT bits 2:0 at the end
   uint8_t log_sct = 0, log_sc = 0;  ///< status of a failing log read, if that ended the wait
   int log_errno = 0;
+  bool global_data_erased = false;  ///< GDE at the end (SSTAT bit 8)
+};
+
+/// The Sanitize Status log as read before sending, to match the completion to the command.
+struct SanitizeBefore {
+  bool known = false;           ///< false: nothing read (any completed record with our action counts)
+  uint8_t status = 0;           ///< SSTAT bits 2:0
+  uint32_t scdw10 = 0;
+  bool global_data_erased = false;
 };
 
 /// Polls until the sanitize started with `command` (its cdw10) completes, fails, stalls or
@@ -43,6 +55,9 @@ struct SanitizeOutcome {
 SanitizeOutcome wait_for_sanitize(AdminTransport& transport, const AdminCommand& command,
                                   core::Clock& clock, const SleepFn& sleep,
                                   const SanitizeWaitOptions& options = {},
-                                  const SanitizeProgressFn& progress = {});
+                                  const SanitizeProgressFn& progress = {}, const SanitizeBefore& before = {});
+
+/// Reads the Sanitize Status log once: the state to match a completion against.
+core::Result<SanitizeBefore> read_sanitize_state(AdminTransport& transport);
 
 }  // namespace pts::device

@@ -1,7 +1,11 @@
 // device/sysfs.cpp — see sysfs.h. May use: std, POSIX.
 #include "device/sysfs.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +21,41 @@ std::optional<std::string> read_text(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return ss.str();
+}
+
+std::optional<std::string> read_text(const std::string& path, int& err) {
+  err = 0;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    err = errno;
+    return std::nullopt;
+  }
+  std::string out;
+  char buf[8192];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      err = errno;
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+std::optional<std::string> read_link(const std::string& path, int& err) {
+  err = 0;
+  char buf[4096];
+  const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+  if (n < 0) {
+    err = errno;
+    return std::nullopt;
+  }
+  return std::string(buf, static_cast<size_t>(n));
 }
 
 std::string trim(std::string s) {

@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "core/utf8.h"
 #include "device/confirm.h"
 #include "device/guard.h"
 #include "device/purge_policy.h"
@@ -20,6 +21,10 @@ TargetBase::TargetBase(std::string io_path, std::shared_ptr<BlockAccessFactory> 
 core::Result<model::DeviceIdentity> TargetBase::identify() {
   auto id = read_identity();
   if (!id.ok()) return id;
+  // Text a drive reports may hold bytes that are not UTF-8: keep what a record can hold, so
+  // the identity read now equals the one a run record gives back on resume.
+  for (std::string* text : {&id->manufacturer, &id->model, &id->serial, &id->firmware, &id->interface})
+    *text = core::valid_utf8(*text);
   if (known_) {
     if (auto same = check_identity_unchanged(*known_, *id); !same.ok()) return same.error();
   } else {
@@ -29,8 +34,8 @@ core::Result<model::DeviceIdentity> TargetBase::identify() {
 }
 
 core::Status TargetBase::guard_partition_table() {
-  if (!block_access_) return core::ok_status();
-  auto io = block_access_->open(io_path_, false);
+  if (!block_access_ || held_fd_ < 0) return core::ok_status();
+  auto io = block_access_->open(held_fd_, io_path_);
   if (!io.ok()) return io.error();
   std::vector<uint8_t> head(kPartitionProbeBytes);
   if (auto st = (*io)->read_at(0, head); !st.ok()) return st.error();
@@ -77,8 +82,16 @@ core::Result<model::PurgeRecord> TargetBase::purge(const PurgeRequest& req) {
   if (req.verify) {
     if (!block_access_)
       return core::Error(core::ErrorKind::Internal, "purge verification needs block access (not wired)");
-    auto opened = block_access_->open(io_path_, true);
-    if (!opened.ok()) return opened.error();
+    if (held_fd_ < 0)
+      return core::Error(core::ErrorKind::Internal, "purge of " + io_path_ +
+                                                        " without the guard's held descriptor (device::acquire_target)");
+    auto opened = block_access_->open(held_fd_, io_path_);
+    if (!opened.ok()) {  // the device could not be opened for the purge: a device failure (4)
+      core::Error e = opened.error();
+      e.kind = core::ErrorKind::Device;
+      e.messages.front() = "purge not started: cannot open " + io_path_ + ": " + e.messages.front();
+      return e;
+    }
     io = std::move(opened.value());
     sample = plan_verify_sample(id->capacity_bytes, id->lba_size, kVerifySampleBlocks,
                                 std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32));

@@ -19,6 +19,10 @@ class TargetBase : public TargetDevice {
  public:
   core::Result<model::DeviceIdentity> identify() final;
   core::Result<model::PurgeRecord> purge(const PurgeRequest& request) final;
+  void use_held_descriptor(int fd, bool force_signatures) final {
+    held_fd_ = fd;
+    force_signatures_ = force_signatures;
+  }
 
  protected:
   TargetBase(std::string io_path, std::shared_ptr<BlockAccessFactory> block_access,
@@ -35,8 +39,11 @@ class TargetBase : public TargetDevice {
   virtual core::Status guard_purge(model::PurgeMethod) { return core::ok_status(); }
 
   core::Clock& clock() { return *clock_; }
+  /// The guard's held descriptor, or -1 (read-only use such as `info`).
+  int held_fd() const { return held_fd_; }
+  bool force_signatures() const { return force_signatures_; }
   /// Refuses a device whose first blocks hold a partition table (read through the block
-  /// access; skipped when none was wired, e.g. for `info`).
+  /// access over the held descriptor; skipped without one, e.g. for `info`).
   core::Status guard_partition_table();
 
  private:
@@ -46,6 +53,8 @@ class TargetBase : public TargetDevice {
   std::string io_path_;
   std::shared_ptr<BlockAccessFactory> block_access_;
   std::shared_ptr<core::Clock> clock_;
+  int held_fd_ = -1;
+  bool force_signatures_ = false;
   std::optional<model::DeviceIdentity> known_;  ///< first identity read; later reads must match
 };
 

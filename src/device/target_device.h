@@ -34,13 +34,21 @@ class TargetDevice {
   virtual ~TargetDevice() = default;
   /// Re-reads identity, capabilities and health from the device.
   virtual core::Result<model::DeviceIdentity> identify() = 0;
-  /// Refuses (ErrorKind::Refused) a target that is mounted, partitioned, held, swap or root.
+  /// Re-examines the target (guard.h: mounted in any namespace, partitioned, held, swap,
+  /// root, loop backing; an on-disk partition table); Refused naming the reasons. The full
+  /// check, with the exclusive open, signatures and consent, is acquire_target().
   virtual core::Status guard() = 0;
   /// Purges and verifies. Fails with ErrorKind::Device (unless accepted) on a failed or
   /// unverifiable purge; the record is filled either way when the command was sent.
   virtual core::Result<model::PurgeRecord> purge(const PurgeRequest& request) = 0;
   virtual core::Result<model::WriteCacheState> write_cache() = 0;
   virtual core::Result<model::WriteCacheState> set_write_cache(bool enabled) = 0;
+  /// Gives the target the guard's held descriptor (acquire_target(), held_target.h): purge
+  /// verification, discard, file recreation and geometry then go through it, never through a
+  /// second open by path. Purging needs it. Borrowed: the HeldTarget closes it.
+  /// `force_signatures`: the operator's --force-signatures (also for the sibling namespaces a
+  /// purge would reach).
+  virtual void use_held_descriptor(int /*fd*/, bool /*force_signatures*/) {}
 };
 
 /// Opens a target by path: an NVMe namespace (/dev/nvmeXnY), its controller (/dev/nvmeX, when

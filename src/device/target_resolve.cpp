@@ -1,8 +1,13 @@
-// device/target_resolve.cpp — see target_resolve.h. May use: core, model, sysfs, POSIX stat.
+// device/target_resolve.cpp — see target_resolve.h. May use: core, model, sysfs,
+// nvme_topology, POSIX stat, the NVME_IOCTL_ID ioctl.
 #include "device/target_resolve.h"
 
+#include <fcntl.h>
+#include <linux/nvme_ioctl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -10,6 +15,7 @@
 #include <regex>
 #include <vector>
 
+#include "device/nvme_topology.h"
 #include "device/sysfs.h"
 
 namespace pts::device {
@@ -38,44 +44,58 @@ void set_namespace(ResolvedTarget& t, const std::string& block_name, const std::
   }
 }
 
-core::Result<ResolvedTarget> resolve_char(ResolvedTarget t, dev_t rdev, const std::string& root) {
-  const std::string link = sysfs::read_link(root + "/sys/dev/char/" + devnum_text(rdev)).value_or("");
-  const std::string name = base_name(link);
-  static const std::regex generic(R"(ng(\d+)n(\d+))"), ctrl(R"(nvme(\d+))");
-  std::smatch m;
-  if (std::regex_match(name, m, generic) && sysfs::exists(root + "/sys/class/nvme-generic/" + name)) {
-    set_namespace(t, "nvme" + m[1].str() + "n" + m[2].str(), root);
-    t.admin_path = t.path;
-    return t;
-  }
-  if (std::regex_match(name, m, ctrl) && sysfs::exists(root + "/sys/class/nvme/" + name)) {
-    // Namespaces appear as nvmeXnY, or nvmeXcZnY (hidden multipath paths of head nvmeSnY).
-    static const std::regex ns_entry(R"(nvme(\d+)(c\d+)?n(\d+))");
-    std::vector<std::string> namespaces;
-    for (const auto& e : sysfs::list_dir(root + "/sys/class/nvme/" + name)) {
-      std::smatch n;
-      if (!std::regex_match(e, n, ns_entry)) continue;
-      // (assumes the subsystem instance equals the controller instance, as with one controller)
-      std::string block = "nvme" + n[1].str() + "n" + n[3].str();
-      if (std::find(namespaces.begin(), namespaces.end(), block) == namespaces.end())
-        namespaces.push_back(block);
-    }
-    if (namespaces.size() != 1) {
-      std::string list;
-      for (const auto& n : namespaces) list += (list.empty() ? "" : ", ") + std::string("/dev/") + n;
-      return bad(t.path, "NVMe controller with " + std::to_string(namespaces.size()) +
-                             " namespaces" + (list.empty() ? "" : " (" + list + ")") +
-                             "; name the namespace to use");
-    }
-    set_namespace(t, namespaces.front(), root);
-    t.admin_path = t.path;
-    return t;
-  }
-  return bad(t.path, "a character device that is neither an NVMe controller nor an NVMe generic "
-                     "node (/dev/ngXnY)");
+std::string list_of(const NvmeSubsystem& sub, const std::string& ctrl) {
+  std::string list;
+  for (const auto& n : sub.namespaces)
+    if (std::find(n.controllers.begin(), n.controllers.end(), ctrl) != n.controllers.end())
+      list += (list.empty() ? "" : ", ") + std::string("/dev/") + n.block;
+  return list;
 }
 
 }  // namespace
+
+core::Result<uint32_t> nsid_of_node(const std::string& node) {
+  const int fd = ::open(node.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return core::bad_input("TARGET " + node + ": " + std::strerror(errno));
+  const int id = ::ioctl(fd, NVME_IOCTL_ID);
+  const int err = errno;
+  ::close(fd);
+  if (id <= 0) return core::bad_input("TARGET " + node + ": not an NVMe namespace node (" + std::strerror(err) + ")");
+  return static_cast<uint32_t>(id);
+}
+
+core::Result<ResolvedTarget> resolve_char_node(const std::string& path, const std::string& name,
+                                               const std::string& root, const NsidOfNode& nsid_of) {
+  ResolvedTarget t;
+  t.path = path;
+  static const std::regex generic(R"(ng\d+n\d+)"), ctrl(R"(nvme\d+)");
+  if (std::regex_match(name, generic) && sysfs::exists(root + "/sys/class/nvme-generic/" + name)) {
+    auto nsid = nsid_of(path);
+    if (!nsid.ok()) return nsid.error();
+    auto block = block_of_generic(name, *nsid, root);
+    if (!block.ok()) return bad(path, block.error().message());
+    set_namespace(t, *block, root);
+    t.admin_path = path;
+    return t;
+  }
+  if (std::regex_match(name, ctrl) && sysfs::exists(root + "/sys/class/nvme/" + name)) {
+    auto sub = subsystem_of_controller(name, root);
+    if (!sub.ok()) return bad(path, sub.error().message());
+    std::vector<std::string> reached;
+    for (const auto& n : sub->namespaces)
+      if (std::find(n.controllers.begin(), n.controllers.end(), name) != n.controllers.end()) reached.push_back(n.block);
+    if (reached.size() != 1) {
+      const std::string list = list_of(*sub, name);
+      return bad(path, "NVMe controller with " + std::to_string(reached.size()) + " namespaces" +
+                           (list.empty() ? "" : " (" + list + ")") + "; name the namespace to use");
+    }
+    set_namespace(t, reached.front(), root);
+    t.admin_path = path;
+    return t;
+  }
+  return bad(path, "a character device that is neither an NVMe controller nor an NVMe generic "
+                   "node (/dev/ngXnY)");
+}
 
 core::Result<ResolvedTarget> resolve_target(const std::string& path, const std::string& root) {
   ResolvedTarget t;
@@ -88,7 +108,10 @@ core::Result<ResolvedTarget> resolve_target(const std::string& path, const std::
     t.io_path = path;
     return t;
   }
-  if (S_ISCHR(st.st_mode)) return resolve_char(t, st.st_rdev, root);
+  if (S_ISCHR(st.st_mode)) {
+    const std::string link = sysfs::read_link(root + "/sys/dev/char/" + devnum_text(st.st_rdev)).value_or("");
+    return resolve_char_node(path, base_name(link), root, nsid_of_node);
+  }
   if (!S_ISBLK(st.st_mode))
     return bad(path, S_ISDIR(st.st_mode) ? "is a directory; give a block device, NVMe node or file"
                                          : "not a block device, NVMe node or regular file");
@@ -105,7 +128,7 @@ core::Result<ResolvedTarget> resolve_target(const std::string& path, const std::
   t.kind = model::TargetKind::BlockDevice;
   t.block_name = name;
   t.io_path = path;
-  t.is_loop = name.rfind("loop", 0) == 0;
+  t.is_loop = sysfs::exists(root + "/sys/class/block/" + name + "/loop");  // not its partitions
   return t;
 }
 

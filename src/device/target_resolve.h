@@ -1,10 +1,12 @@
 // device/target_resolve.h — turns a TARGET path into what it is: an NVMe namespace (given as
 // its block node, generic node /dev/ngXnY or controller /dev/nvmeX), another block device,
 // or a regular file. Unknown paths and unsuitable character devices fail with BadInput.
-// May use: core, model, sysfs.
+// Generic and controller nodes resolve through sysfs (nvme_topology.h). May use: core,
+// model, sysfs, nvme_topology.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "core/result.h"
@@ -24,5 +26,16 @@ struct ResolvedTarget {
 
 /// Classifies `path`. `root` prefixes /sys (tests). The path must exist.
 core::Result<ResolvedTarget> resolve_target(const std::string& path, const std::string& root = "");
+
+/// The NSID an NVMe node answers for (NVME_IOCTL_ID on a generic or namespace node).
+using NsidOfNode = std::function<core::Result<uint32_t>(const std::string& node)>;
+core::Result<uint32_t> nsid_of_node(const std::string& node);
+
+/// A character device whose sysfs name is `name` (ng0n1, nvme0): a generic node resolves to
+/// the namespace block device its controller (sysfs) reaches with its NSID (`nsid_of`, the
+/// node's own answer) — never by renaming ngXnY to nvmeXnY; a controller to its one
+/// namespace. Exposed for fake-sysfs tests.
+core::Result<ResolvedTarget> resolve_char_node(const std::string& path, const std::string& name,
+                                               const std::string& root, const NsidOfNode& nsid_of);
 
 }  // namespace pts::device

@@ -19,10 +19,17 @@ struct NvmeTargetDeps {
   std::shared_ptr<core::Clock> clock;          ///< null = system clock
   SleepFn sleep;                               ///< null = real sleep
   std::function<core::Status(const std::string& block_name)> guard;  ///< null = guard_block_device
-  std::function<bool(const std::string& block_name)> block_exists;  ///< null = listed in sysfs
+  /// Examines a sibling namespace a purge would also erase (force_signatures: the operator's
+  /// --force-signatures). null = `guard` when a test set it, else examine_sibling_namespace().
+  std::function<core::Status(const std::string& block_name, bool force_signatures)> sibling_guard;
+  std::string sysfs_root;  ///< prefix for /sys (the subsystem, WWIDs): "" = the real one
   SanitizeWaitOptions sanitize_wait;
   uint32_t format_timeout_ms = 4 * 3600 * 1000;
 };
+
+/// The target object for a resolved path (what open_target() does after resolve_target()).
+core::Result<std::unique_ptr<TargetDevice>> make_target(ResolvedTarget target,
+                                                        std::shared_ptr<BlockAccessFactory> block_access);
 
 std::unique_ptr<TargetDevice> make_nvme_target(const ResolvedTarget& target,
                                                std::unique_ptr<AdminTransport> transport,

@@ -19,11 +19,11 @@ constexpr size_t kAlign = 4096;
 
 class UringBlockIo final : public BlockIo {
  public:
-  UringBlockIo(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  UringBlockIo(int fd, std::string path, bool owns_fd) : fd_(fd), path_(std::move(path)), owns_fd_(owns_fd) {}
   ~UringBlockIo() override {
     if (ring_ok_) io_uring_queue_exit(&ring_);
     std::free(buf_);
-    ::close(fd_);
+    if (owns_fd_) ::close(fd_);
   }
 
   core::Status init() {
@@ -93,6 +93,7 @@ class UringBlockIo final : public BlockIo {
 
   int fd_;
   std::string path_;
+  bool owns_fd_;
   io_uring ring_{};
   bool ring_ok_ = false;
   void* buf_ = nullptr;
@@ -110,7 +111,16 @@ core::Result<std::unique_ptr<BlockIo>> open_block_io(const std::string& path, bo
                            (err == EINVAL ? std::string("O_DIRECT not supported here") : std::strerror(err)),
                        err);
   }
-  auto io = std::make_unique<UringBlockIo>(fd, path);
+  auto io = std::make_unique<UringBlockIo>(fd, path, true);
+  if (auto st = io->init(); !st.ok()) return st.error();
+  return std::unique_ptr<BlockIo>(std::move(io));
+}
+
+core::Result<std::unique_ptr<BlockIo>> borrow_block_io(int fd, const std::string& name) {
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || !(flags & O_DIRECT))
+    return core::Error(core::ErrorKind::Internal, name + ": the borrowed descriptor is not open for direct I/O");
+  auto io = std::make_unique<UringBlockIo>(fd, name, false);
   if (auto st = io->init(); !st.ok()) return st.error();
   return std::unique_ptr<BlockIo>(std::move(io));
 }

@@ -27,4 +27,8 @@ class BlockIo {
 /// be opened for direct I/O.
 core::Result<std::unique_ptr<BlockIo>> open_block_io(const std::string& path, bool writable);
 
+/// Sets up the ring over a borrowed descriptor (open with O_DIRECT; not closed here), e.g.
+/// the guard's exclusively opened one. `name` is used in messages.
+core::Result<std::unique_ptr<BlockIo>> borrow_block_io(int fd, const std::string& name);
+
 }  // namespace pts::engine

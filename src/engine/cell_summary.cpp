@@ -9,12 +9,13 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
                                  uint64_t t0_ns, const CpuTimes& cpu) {
   model::CellResult r;
   r.spec = spec;
-  LatencyHistogram reads, writes;
+  LatencyHistogram reads, writes, submitted;
   uint64_t end_ns = t0_ns;
   std::vector<uint64_t> per_second;
   for (const WorkerStats* w : workers) {
     reads.merge(w->read_latency);
     writes.merge(w->write_latency);
+    submitted.merge(w->submission_latency);
     r.read_ios += w->read_ios;
     r.write_ios += w->write_ios;
     r.read_bytes += w->read_bytes;
@@ -22,6 +23,11 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
     r.io_errors += w->io_errors;
     if (r.error.empty() && !w->first_error.empty()) r.error = w->first_error;
     end_ns = std::max(end_ns, w->end_ns);
+    if (spec.pattern == model::AccessPattern::Sequential) r.stream_end_bytes.push_back(w->stream_next_bytes);
+    r.completion.wait_min = std::max(r.completion.wait_min, w->wait_min);
+    r.completion.reaps += w->reaps;
+    r.completion.poll_busy_ns += w->poll_busy_ns;
+    r.completion.poll_expired += w->poll_expired;
     if (w->completions_per_second.size() > per_second.size()) per_second.resize(w->completions_per_second.size(), 0);
     for (size_t s = 0; s < w->completions_per_second.size(); ++s) per_second[s] += w->completions_per_second[s];
   }
@@ -39,6 +45,9 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
     r.cpu_usr_pct = cpu.user_seconds / wall * 100.0;
     r.cpu_sys_pct = cpu.system_seconds / wall * 100.0;
   }
+  if (r.completion.reaps)
+    r.completion.completions_per_reap =
+        static_cast<double>(r.read_ios + r.write_ios) / static_cast<double>(r.completion.reaps);
   r.iops = r.read_iops + r.write_iops;
   r.mbps = r.read_mbps + r.write_mbps;
   r.read_latency = reads.summary();
@@ -48,6 +57,10 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
   LatencyHistogram all = reads;
   all.merge(writes);
   r.latency = all.summary();
+  if (spec.rate_iops > 0) {
+    r.latency_from = "schedule";
+    r.submission_latency = submitted.summary();
+  }
   r.littles_law_oio = r.iops * r.latency.mean_ns / 1e9;
   return r;
 }

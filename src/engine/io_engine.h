@@ -14,15 +14,20 @@
 #include "core/result.h"
 #include "model/access_spec.h"
 #include "model/cell.h"
+#include "model/engine_limits.h"
 
 namespace pts::engine {
 
 /// What the engine opens. `size_bytes` bounds the ActiveRange; offsets and sizes are
-/// multiples of `logical_block_bytes`.
+/// multiples of `logical_block_bytes`. `fd` >= 0 is a borrowed descriptor (the guard's
+/// exclusively opened, O_DIRECT one, device/held_target.h): the engine then uses it, never
+/// opens `path` (kept for messages) and never closes it; the owner keeps it open for longer
+/// than the engine lives.
 struct IoTarget {
   std::string path;
   uint64_t size_bytes = 0;
   uint32_t logical_block_bytes = 512;
+  int fd = -1;
 };
 
 /// Cumulative I/O counters of an engine, read between runs: they prove that nothing reached
@@ -56,7 +61,15 @@ class IoEngine {
   virtual std::string describe() const = 0;
 };
 
-/// Opens TARGET with O_DIRECT and prepares an io_uring engine. Fails with BadInput when the
+/// What the io_uring engine can run on this host: QD ≤ 32768 per worker (the kernel's ring
+/// entries; the completion ring is twice that), one registered buffer region ≤ 1 GiB (the
+/// kernel's limit per registered buffer), TC ≤ open-file limit − 64 (a ring descriptor per
+/// worker), all buffers ≤ half the RAM (and ≤ RLIMIT_MEMLOCK without CAP_IPC_LOCK, which
+/// registered buffers are charged to), cells ≥ 10 ms.
+model::EngineLimits uring_engine_limits();
+
+/// Opens TARGET with O_DIRECT (or borrows target.fd, which must be open with O_DIRECT, and
+/// O_RDWR when `writable`) and prepares an io_uring engine. Fails with BadInput when the
 /// target cannot be opened for direct I/O (never falls back to buffered I/O).
 core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target, bool writable);
 

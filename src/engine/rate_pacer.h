@@ -15,6 +15,7 @@ struct NoPacer {
   uint64_t allowed(uint64_t /*now_ns*/) const { return UINT64_MAX; }
   void issued(uint64_t /*n*/) {}
   uint64_t next_release_ns() const { return 0; }
+  uint64_t release_ns(uint64_t /*k*/) const { return 0; }
 };
 
 /// Releases I/Os on a fixed schedule of `rate_iops` per second from start().
@@ -35,9 +36,12 @@ class RatePacer {
   }
   void issued(uint64_t n) { issued_ += n; }
   /// When the next I/O becomes due.
-  uint64_t next_release_ns() const {
-    return t0_ns_ + static_cast<uint64_t>(static_cast<double>(issued_) * interval_ns_);
+  uint64_t next_release_ns() const { return release_ns(issued_); }
+  /// The scheduled release time of I/O number k (0-based) of this worker.
+  uint64_t release_ns(uint64_t k) const {
+    return t0_ns_ + static_cast<uint64_t>(static_cast<double>(k) * interval_ns_);
   }
+  uint64_t issued() const { return issued_; }
 
  private:
   double interval_ns_;

@@ -1,4 +1,4 @@
-// engine/uring_engine.cpp — the io_uring IoEngine: owns the O_DIRECT file descriptor and a
+// engine/uring_engine.cpp — the io_uring IoEngine: owns (or borrows) the O_DIRECT descriptor and a
 // pool of persistent UringWorkers, runs one cell at a time across TC of them (a barrier, one
 // shared t0, a deadline or byte budget), and merges their stats into a CellResult. The
 // liburing headers stay in uring_worker.cpp.
@@ -6,13 +6,18 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include "core/clock.h"
+#include "engine/block_stat.h"
 #include "engine/cell_summary.h"
+#include "engine/fidelity_check.h"
 #include "engine/io_engine.h"
 #include "engine/uring_worker.h"
 #include "engine/workload.h"
@@ -43,10 +48,11 @@ const std::atomic<bool> kNeverAbort{false};
 
 class UringEngine final : public IoEngine {
  public:
-  UringEngine(IoTarget target, int fd, bool writable) : target_(std::move(target)), fd_(fd), writable_(writable) {}
+  UringEngine(IoTarget target, int fd, bool writable, bool owns_fd)
+      : target_(std::move(target)), fd_(fd), writable_(writable), owns_fd_(owns_fd), block_stat_(BlockStatSource::for_fd(fd)) {}
   ~UringEngine() override {
     workers_.clear();  // joins the threads before the descriptor goes
-    close(fd_);
+    if (owns_fd_) close(fd_);
   }
 
   core::Result<model::CellResult> run(const model::AccessSpec& requested, const std::atomic<bool>* abort,
@@ -73,6 +79,8 @@ class UringEngine final : public IoEngine {
       if (setup_error.empty() && !workers_[w]->setup_error().empty()) setup_error = workers_[w]->setup_error();
     if (!setup_error.empty()) control.cancelled = true;
 
+    // The kernel's counters just before the first I/O and just after the last completion.
+    const auto kernel0 = block_stat_ ? block_stat_->read() : std::nullopt;
     const CpuTimes cpu0 = process_cpu();
     const uint64_t wall0 = core::wall_ns();
     control.t0_ns = core::monotonic_ns();
@@ -80,6 +88,7 @@ class UringEngine final : public IoEngine {
     control.go.fetch_add(1);
     control.go.notify_all();
     wait_done(control, spec.threads, progress);
+    const auto kernel1 = block_stat_ && kernel0 ? block_stat_->read() : std::nullopt;
     const uint64_t t_end = core::monotonic_ns();
     const CpuTimes cpu1 = process_cpu();
     if (!setup_error.empty()) return core::Error(core::ErrorKind::Io, "engine setup: " + setup_error);
@@ -92,12 +101,21 @@ class UringEngine final : public IoEngine {
     result.started_wall_ns = wall0;
     result.completion_poll_ns = plans->front().completion_poll_ns;
     completed_ios_ += result.read_ios + result.write_ios + result.io_errors;
+    if (kernel0 && kernel1)
+      result.kernel = kernel_delta(block_stat_->device(), *kernel0, *kernel1, block_stat_->in_flight_limit(),
+                                   uint64_t{spec.threads} * spec.queue_depth);
+    result.fidelity_flags = fidelity_flags(result);
     return result;
   }
 
   std::optional<IoCounters> counters() override {
     IoCounters c;
     c.engine_ios = completed_ios_;
+    if (block_stat_)
+      if (const auto k = block_stat_->read()) {  // the block layer's own count, beside the engine's
+        c.kernel_ios = k->v[BlockStatSample::kReadIos] + k->v[BlockStatSample::kWriteIos];
+        c.kernel_in_flight = k->v[BlockStatSample::kInFlight];
+      }
     return c;
   }
 
@@ -129,13 +147,64 @@ class UringEngine final : public IoEngine {
   IoTarget target_;
   int fd_;
   bool writable_;
+  bool owns_fd_;  ///< false: the guard's borrowed descriptor (IoTarget::fd)
+  std::optional<BlockStatSource> block_stat_;  ///< the kernel's counters; none for a file
   std::vector<std::unique_ptr<UringWorker>> workers_;
   uint64_t completed_ios_ = 0;  ///< every I/O of every run() so far (a run drains before it returns)
 };
 
+/// CAP_IPC_LOCK (bit 14) in this process's effective set: registered buffers are then not
+/// charged to RLIMIT_MEMLOCK.
+bool can_lock_memory() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return false;
+  char line[256];
+  unsigned long long caps = 0;
+  bool found = false;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "CapEff: %llx", &caps) == 1) {
+      found = true;
+      break;
+    }
+  std::fclose(f);
+  return found && (caps & (1ull << 14));
+}
+
 }  // namespace
 
+model::EngineLimits uring_engine_limits() {
+  model::EngineLimits l;
+  l.engine = "the io_uring engine";
+  l.max_queue_depth = 32768;                     // IORING_MAX_ENTRIES (CQ: 2 × entries ≤ 65536)
+  l.max_buffer_bytes_per_worker = 1ull << 30;    // the kernel refuses a registered buffer > 1 GiB
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY && files.rlim_cur > 64)
+    l.max_threads = static_cast<uint32_t>(std::min<rlim_t>(files.rlim_cur - 64, UINT32_MAX));
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) {
+    l.max_buffer_bytes_total = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 2;
+    l.buffer_total_reason = "half of this host's RAM";
+  }
+  rlimit lock{};
+  if (!can_lock_memory() && getrlimit(RLIMIT_MEMLOCK, &lock) == 0 && lock.rlim_cur != RLIM_INFINITY &&
+      (l.max_buffer_bytes_total == 0 || lock.rlim_cur < l.max_buffer_bytes_total)) {
+    l.max_buffer_bytes_total = lock.rlim_cur;
+    l.buffer_total_reason = "RLIMIT_MEMLOCK (ulimit -l) without CAP_IPC_LOCK";
+  }
+  l.min_cell_seconds = 0.01;
+  return l;
+}
+
 core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target, bool writable) {
+  if (target.fd >= 0) {  // the guard's descriptor: never a second open by path
+    const int flags = fcntl(target.fd, F_GETFL);
+    if (flags < 0 || !(flags & O_DIRECT) || (writable && (flags & O_ACCMODE) != O_RDWR))
+      return core::Error(core::ErrorKind::Internal, "target " + target.path +
+                                                        ": the borrowed descriptor is not open for direct I/O" +
+                                                        (writable ? " read-write" : ""));
+    if (target.size_bytes == 0) return core::bad_input("target " + target.path + ": size unknown (0 bytes)");
+    return std::unique_ptr<IoEngine>(std::make_unique<UringEngine>(target, target.fd, writable, false));
+  }
   const int fd = open(target.path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -147,7 +216,7 @@ core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target
     close(fd);
     return core::bad_input("target " + target.path + ": size unknown (0 bytes)");
   }
-  return std::unique_ptr<IoEngine>(std::make_unique<UringEngine>(target, fd, writable));
+  return std::unique_ptr<IoEngine>(std::make_unique<UringEngine>(target, fd, writable, true));
 }
 
 }  // namespace pts::engine

@@ -32,6 +32,7 @@ uint32_t wait_batch_for(uint32_t queue_depth) {
 
 struct SlotState {
   uint64_t submit_ns = 0;
+  uint64_t release_ns = 0;  ///< paced: the scheduled release time; else the submission time
   uint64_t offset = 0;
   uint32_t bytes = 0;
   uint32_t is_read = 0;
@@ -51,11 +52,17 @@ std::string errno_text(int err) { return std::strerror(err); }
 void WorkerStats::reset() {
   read_latency.clear();
   write_latency.clear();
+  submission_latency.clear();
   read_ios = write_ios = read_bytes = write_bytes = 0;
   completions_per_second.assign(completions_per_second.size(), 0);
   end_ns = 0;
+  stream_next_bytes = 0;
   io_errors = 0;
   first_error.clear();
+  wait_min = 1;
+  reaps = 0;
+  poll_busy_ns = 0;
+  poll_expired = 0;
 }
 
 struct UringWorker::Ring {
@@ -255,6 +262,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
   const uint64_t poll_ns = plan.completion_poll_ns;
   uint64_t completed = 0;
   bool issuing = true;
+  st.wait_min = poll_ns != 0 || Pacer::kEnabled ? 1 : wait_batch;
   pacer.start(t0);
   uint64_t now = core::monotonic_ns();
 
@@ -281,6 +289,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
         }
         sqe->flags |= IOSQE_FIXED_FILE;
         sqe->user_data = slot;
+        if constexpr (Pacer::kEnabled) slots[slot].release_ns = pacer.release_ns(pacer.issued() + n);
         slots[slot].offset = offset;
         slots[slot].bytes = block.bytes;
         slots[slot].is_read = is_read;
@@ -303,7 +312,10 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
       }
     }
     const uint64_t t_submit = core::monotonic_ns();
-    for (uint32_t i = 0; i < n; ++i) slots[fresh[i]].submit_ns = t_submit;
+    for (uint32_t i = 0; i < n; ++i) {
+      slots[fresh[i]].submit_ns = t_submit;
+      if constexpr (!Pacer::kEnabled) slots[fresh[i]].release_ns = t_submit;
+    }
     int ret;
     if constexpr (Pacer::kEnabled) {
       // Wait for a completion, but wake for the next release while still issuing.
@@ -322,11 +334,16 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
       ret = io_uring_submit(ring);
       if (ret >= 0 && io_uring_cq_ready(ring) == 0) {
         const uint64_t poll_until = t_submit + poll_ns;
+        uint64_t t = t_submit;
         do {
           io_uring_get_events(ring);
-        } while (io_uring_cq_ready(ring) == 0 && core::monotonic_ns() < poll_until);
+        } while (io_uring_cq_ready(ring) == 0 && (t = core::monotonic_ns()) < poll_until);
+        st.poll_busy_ns += t - t_submit;
         io_uring_cqe* cqe = nullptr;
-        if (io_uring_cq_ready(ring) == 0) ret = io_uring_wait_cqe(ring, &cqe);
+        if (io_uring_cq_ready(ring) == 0) {
+          ++st.poll_expired;
+          ret = io_uring_wait_cqe(ring, &cqe);
+        }
       }
     } else {
       ret = io_uring_submit_and_wait(ring, std::min(inflight, wait_batch));
@@ -346,7 +363,10 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
       for (unsigned i = 0; i < got; ++i) {
         const auto slot = static_cast<uint32_t>(cqes[i]->user_data);
         const SlotState& s = slots[slot];
-        const uint64_t latency_ns = now - s.submit_ns;
+        // Paced: from the scheduled release, so waiting for a slot counts (no coordinated
+        // omission); the figure from submission is kept beside it.
+        const uint64_t latency_ns = now - s.release_ns;
+        if constexpr (Pacer::kEnabled) st.submission_latency.record(now - s.submit_ns);
         if (s.is_read) {
           st.read_latency.record(latency_ns);
           ++st.read_ios;
@@ -373,6 +393,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
     }
     inflight -= reaped;
     completed += reaped;
+    st.reaps += reaped != 0;
     const uint64_t second = (now - t0) / kNsPerSecond;
     if (second >= st.completions_per_second.size()) st.completions_per_second.resize(second + 1, 0);
     st.completions_per_second[second] += reaped;
@@ -381,6 +402,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
     if (!issuing && inflight == 0) break;
   }
   st.end_ns = now;
+  st.stream_next_bytes = offsets.position();
 }
 
 }  // namespace pts::engine

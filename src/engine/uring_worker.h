@@ -22,14 +22,20 @@ namespace pts::engine {
 
 /// What one worker measured in one cell.
 struct WorkerStats {
-  LatencyHistogram read_latency;
+  LatencyHistogram read_latency;   ///< paced: from each I/O's scheduled release
   LatencyHistogram write_latency;
+  LatencyHistogram submission_latency;  ///< paced only: all I/Os, from submission
   uint64_t read_ios = 0, write_ios = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   std::vector<uint64_t> completions_per_second;  ///< indexed by whole seconds since t0
   uint64_t end_ns = 0;                           ///< when the last I/O of this worker completed
+  uint64_t stream_next_bytes = 0;                ///< sequential: the offset the stream would use next
   uint64_t io_errors = 0;
   std::string first_error;
+  uint32_t wait_min = 1;       ///< completions each wait asked for
+  uint64_t reaps = 0;          ///< reap passes that found at least one completion
+  uint64_t poll_busy_ns = 0;   ///< time spent polling for completions
+  uint64_t poll_expired = 0;   ///< polls that used up their budget
   void reset();
 };
 

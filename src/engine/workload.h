@@ -1,7 +1,8 @@
 // engine/workload.h — turns an AccessSpec and a target into per-worker plans before any I/O
 // starts, so the hot loop only reads precomputed tables (no configuration branches): the
 // block-size table, the read threshold, the worker's region of the ActiveRange, the zones of
-// a zoned random distribution, its byte budget and its pacing rate. Also the offset
+// a zoned random distribution, the client ActiveRange segments, its byte budget and its
+// pacing rate. Also the offset
 // generators the loop is instantiated with (the io_uring engine and the simulated drive use
 // the same ones). May use: core, model, engine/rng.h.
 #pragma once
@@ -30,10 +31,13 @@ struct BlockChoice {
 /// i-th distinct size (BlockChoice::size_index) fit. Zone starts are multiples of the largest
 /// block size, so every size that divides it stays aligned to itself as in the uniform case
 /// (odd sizes such as 3.5 KiB are whole blocks from the zone start, LBA-aligned).
+/// With AR segments, zones are whole segments: [first_segment, first_segment + segment_count).
 struct OffsetZone {
   uint64_t start = 0;
   uint64_t bytes = 0;
   std::vector<uint64_t> blocks;
+  uint32_t first_segment = 0;
+  uint32_t segment_count = 0;
 };
 
 /// Everything one worker needs for one cell, fixed before the loop starts.
@@ -41,13 +45,22 @@ struct WorkerPlan {
   uint32_t worker_index = 0;
   uint32_t queue_depth = 1;
   bool sequential = false;
-  uint64_t region_start = 0;  ///< bytes; 0 for random (all workers share the ActiveRange)
-  uint64_t region_bytes = 0;  ///< random: the ActiveRange; sequential: this worker's slice
+  /// Bytes of the I/O space: the ActiveRange, or with AR segments the segments one after the
+  /// other (offset v lies in segment v / segment_bytes). Random: the whole space, shared;
+  /// sequential: this worker's slice of it.
+  uint64_t region_start = 0;
+  uint64_t region_bytes = 0;
+  uint64_t stream_start = 0;  ///< sequential: the first offset (spec.stream_start_bytes, else region_start)
   std::array<BlockChoice, 100> block_table{};  ///< indexed by a uniform draw in [0, 100)
   /// Zoned random distribution (spec.zones): empty = uniform over the region. zone_table
   /// maps a uniform draw in [0, 100) to a zone, so each zone gets its io_pct of the draws.
   std::vector<OffsetZone> zones;
   std::array<uint8_t, 100> zone_table{};
+  /// Client AR segmentation (spec.ar_segments): the segments' start offsets on the target,
+  /// their size, and how many blocks of each distinct size fit in one. Empty = none.
+  std::vector<uint64_t> segment_starts;
+  uint64_t segment_bytes = 0;
+  std::vector<uint64_t> segment_blocks;
   uint32_t max_block_bytes = 0;
   /// An I/O is a read when (rng >> 32) < read_threshold; 2^32 means always read.
   uint64_t read_threshold = 0;
@@ -68,7 +81,7 @@ inline constexpr uint32_t kLowDepthMaxQd = 4;
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a
-/// whole logical block.
+/// whole logical block. (With AR segments the I/Os touch only the segments inside it.)
 uint64_t active_range_bytes(const model::AccessSpec& spec, const IoTarget& target);
 
 /// Checks the spec against the target (block sizes multiples of the logical block, the
@@ -83,34 +96,72 @@ inline const BlockChoice& draw_block(const WorkerPlan& plan, Rng& rng) {
 }
 
 /// Random offsets, aligned to each I/O's block size, over [start, start + region): uniform,
-/// or first a zone by its I/O share and then uniform inside it. The uniform case costs one
-/// bounded draw; a zoned one a multiply more.
+/// or first a zone by its I/O share and then uniform inside it; with AR segments, a segment
+/// (of the zone) uniformly and then a block inside it. The uniform case costs one bounded
+/// draw; zones add a multiply, segments one more bounded draw.
 struct RandomOffsets {
   uint64_t start = 0;
-  const OffsetZone* zones = nullptr;  ///< null: uniform
+  const OffsetZone* zones = nullptr;  ///< null: no zones
   const uint8_t* zone_table = nullptr;
+  const uint64_t* segment_starts = nullptr;  ///< null: no segments
+  const uint64_t* segment_blocks = nullptr;
+  uint32_t segment_count = 0;
   explicit RandomOffsets(const WorkerPlan& plan) : start(plan.region_start) {
     if (!plan.zones.empty()) {
       zones = plan.zones.data();
       zone_table = plan.zone_table.data();
     }
+    if (!plan.segment_starts.empty()) {
+      segment_starts = plan.segment_starts.data();
+      segment_blocks = plan.segment_blocks.data();
+      segment_count = static_cast<uint32_t>(plan.segment_starts.size());
+    }
   }
+  uint64_t position() const { return 0; }  ///< random streams have none
   uint64_t next(Rng& rng, const BlockChoice& block) {
-    if (zones == nullptr) return start + rng.below(block.blocks_in_region) * block.bytes;
-    const auto pick = static_cast<size_t>((static_cast<unsigned __int128>(rng.next()) * 100u) >> 64);
-    const OffsetZone& z = zones[zone_table[pick]];
-    return start + z.start + rng.below(z.blocks[block.size_index]) * block.bytes;
+    if (zones == nullptr && segment_starts == nullptr) return start + rng.below(block.blocks_in_region) * block.bytes;
+    const OffsetZone* z = nullptr;
+    if (zones != nullptr) {
+      const auto pick = static_cast<size_t>((static_cast<unsigned __int128>(rng.next()) * 100u) >> 64);
+      z = &zones[zone_table[pick]];
+    }
+    if (segment_starts == nullptr) return start + z->start + rng.below(z->blocks[block.size_index]) * block.bytes;
+    const uint64_t seg = z ? z->first_segment + rng.below(z->segment_count) : rng.below(segment_count);
+    return segment_starts[seg] + rng.below(segment_blocks[block.size_index]) * block.bytes;
   }
 };
 
-/// One sequential stream through the worker's slice, wrapping to its start at the end.
+/// One sequential stream through the worker's slice, from plan.stream_start, wrapping to the
+/// slice start when the next block does not fit. With AR segments the slice is of the
+/// segments laid end to end: a block that would cross a segment's end starts the next
+/// segment instead. position() is where it stands (the offset of the next I/O in that
+/// space), recorded so the next sequential cell continues from there.
 struct SequentialOffsets {
   uint64_t start = 0, end = 0, cursor = 0;
+  const uint64_t* segment_starts = nullptr;  ///< null: no segments
+  uint64_t segment_bytes = 0;
   explicit SequentialOffsets(const WorkerPlan& plan)
-      : start(plan.region_start), end(plan.region_start + plan.region_bytes), cursor(plan.region_start) {}
+      : start(plan.region_start), end(plan.region_start + plan.region_bytes), cursor(plan.stream_start) {
+    if (!plan.segment_starts.empty()) {
+      segment_starts = plan.segment_starts.data();
+      segment_bytes = plan.segment_bytes;
+    }
+  }
+  uint64_t position() const { return cursor; }
   uint64_t next(Rng&, const BlockChoice& block) {
     if (cursor + block.bytes > end) cursor = start;
-    const uint64_t offset = cursor;
+    if (segment_starts == nullptr) {
+      const uint64_t offset = cursor;
+      cursor += block.bytes;
+      return offset;
+    }
+    uint64_t seg = cursor / segment_bytes;
+    if (cursor - seg * segment_bytes + block.bytes > segment_bytes) {  // would cross into the gap
+      cursor = (seg + 1) * segment_bytes;
+      if (cursor + block.bytes > end) cursor = start;
+      seg = cursor / segment_bytes;
+    }
+    const uint64_t offset = segment_starts[seg] + (cursor - seg * segment_bytes);
     cursor += block.bytes;
     return offset;
   }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "model/ar_segments.h"
+
 namespace pts::model {
 
 enum class AccessPattern { Random, Sequential };
@@ -37,6 +39,14 @@ struct AccessSpec {
   uint64_t bytes_limit = 0;              ///< stop after this many bytes (WIPC 2× capacity)
   double active_range_pct = 100.0;       ///< ActiveRange, % of the target's LBAs from LBA 0
   std::vector<AccessZone> zones;         ///< random access only; empty = uniform over the ActiveRange
+  /// Client AR segmentation: I/Os touch only these segments of the ActiveRange (random:
+  /// a segment, then a block in it; sequential: the segments in LBA order, as one space).
+  ArSegmentation ar_segments;
+  /// Sequential only: where each stream (one per thread) starts, a byte offset inside its
+  /// slice of the ActiveRange — the previous sequential run's CellResult::stream_end_bytes,
+  /// so SEQ cells sweep the ActiveRange across cells and Rounds. Empty = every stream at the
+  /// start of its slice.
+  std::vector<uint64_t> stream_start_bytes;
   uint64_t rate_iops = 0;                ///< pacing target for all threads; 0 = unthrottled
   uint64_t seed = 0;                     ///< 0 = pick one; the engine records what it used
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,43 @@ struct LatencyHistogramRecord {
   std::vector<HistogramBucket> buckets;
 };
 
+/// The kernel's own block-layer counters over a cell's I/O phase (/sys/block/<dev>/stat, or
+/// the partition's, read just before the first I/O and just after the last completion), kept
+/// beside the engine's figures so a reader can see what reached the device. Absent (null in
+/// run.json, "n/a" on reports) for files and simulated drives, which have no block counters.
+struct KernelCounters {
+  std::string device;             ///< kernel name, e.g. "nvme0n1", "loop3", "sda1"
+  uint64_t read_ios = 0;          ///< Δ reads completed (requests, after merging)
+  uint64_t write_ios = 0;         ///< Δ writes completed
+  uint64_t read_merges = 0;       ///< Δ reads merged into a neighbouring request
+  uint64_t write_merges = 0;
+  uint64_t read_bytes = 0;        ///< Δ sectors read × 512
+  uint64_t write_bytes = 0;
+  uint64_t host_ios = 0;          ///< ios + merges: the I/Os as the host issued them
+  uint64_t ticks_ms = 0;          ///< Δ read + write ticks: summed lifetimes of the completed I/Os
+  uint64_t weighted_ms = 0;       ///< Δ time_in_queue: request-milliseconds in flight
+  uint64_t busy_ms = 0;           ///< Δ io_ticks: time with at least one request in flight
+  uint64_t wall_ns = 0;           ///< between the two reads
+  double avg_in_flight = 0;       ///< weighted_ms / wall: requests in flight on average
+  double mean_device_time_ns = 0; ///< ticks_ms / (read_ios + write_ios)
+  double utilization = 0;         ///< busy_ms / wall
+  /// Most requests the kernel can hold in flight on this device: queue/nr_requests (tags per
+  /// hardware queue) × hardware queues. 0 when sysfs does not say.
+  uint32_t in_flight_limit = 0;
+  /// TC×QD > in_flight_limit: requests beyond the limit wait for a tag above the block layer,
+  /// where the kernel's counters do not see them, so its average in flight cannot reach TC×QD.
+  bool saturated = false;
+};
+
+/// How the engine waited for and reaped completions in a cell (the batching it used).
+struct CompletionStats {
+  uint32_t wait_min = 1;           ///< completions each wait asked for (1: refill on every completion)
+  uint64_t reaps = 0;              ///< reap passes that found at least one completion
+  double completions_per_reap = 0; ///< measured batching: completions / reaps
+  uint64_t poll_busy_ns = 0;       ///< low depth: time spent polling for completions (CPU it cost)
+  uint64_t poll_expired = 0;       ///< polls that used up their budget and then slept
+};
+
 /// Result of running one AccessSpec.
 struct CellResult {
   std::string cell_id;        ///< e.g. "rw65-bs4096"; empty for ad-hoc specs
@@ -73,10 +111,27 @@ struct CellResult {
   double cpu_usr_pct = 0;     ///< process user CPU / wall × 100 (100 = one core)
   double cpu_sys_pct = 0;
   double littles_law_oio = 0; ///< iops × mean latency; ≈ TC×QD when the engine keeps up
-  /// Low-depth mode: each worker polled for completions up to this long before sleeping
-  /// (keeps the issuing CPU from idling between I/Os; costs CPU). 0 = workers slept.
+  /// Low-depth mode: each worker polled for completions until they arrived, up to this budget
+  /// per wait, before sleeping (keeps the issuing CPU from idling between I/Os; costs CPU,
+  /// see completion.poll_busy_ns). 0 = workers slept.
   uint64_t completion_poll_ns = 0;
+  CompletionStats completion;
+  /// Paced cells (rate_iops > 0): "schedule" — latency runs from each I/O's scheduled release
+  /// time, so a late device is charged for the wait (no coordinated omission), and
+  /// submission_latency holds the figure from submission. Unpaced: "submission" (the two are
+  /// the same, submission_latency is empty).
+  std::string latency_from = "submission";
+  LatencySummary submission_latency;
+  std::optional<KernelCounters> kernel;  ///< null: no block counters (file, simulated drive)
+  /// Measurement-fidelity checks that failed for this cell (engine/fidelity_check.h):
+  /// "io-count" (kernel and engine I/O counts differ by > 1 %), "in-flight" (kernel average
+  /// in flight < 0.9 × TC×QD, or × the limit when saturated), "littles-law" (IOPS × mean
+  /// latency < 0.9 × TC×QD). Paced cells skip the two depth checks.
+  std::vector<std::string> fidelity_flags;
   std::vector<uint64_t> ios_per_second;  ///< completions in each whole second
+  /// Sequential specs: the offset each stream would write or read next (one per thread), the
+  /// next sequential run's AccessSpec::stream_start_bytes. Empty for random specs.
+  std::vector<uint64_t> stream_end_bytes;
   uint64_t io_errors = 0;
   std::string error;          ///< first I/O error, if any
 };

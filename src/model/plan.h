@@ -44,7 +44,7 @@ struct SubTestPlan {
   std::string title;   ///< e.g. "TP – SEQ 1024KiB"
   bool purge = true;
   bool wipc_enabled = true;
-  AccessSpec wipc;     ///< bytes_limit = multiple × capacity × ActiveRange
+  AccessSpec wipc;     ///< SEQ writes over the ActiveRange; bytes_limit = multiple × user capacity
   std::vector<CellPlan> cells;  ///< in spec order: R/W mix outer, block size inner
   std::vector<TrackingVariable> tracking;
   /// How the procedure runs this sub-test (model::role, advanced_plan.h); empty = steady Rounds.
@@ -62,14 +62,22 @@ struct TestPlan {
   std::string definition_file;
   bool write_cache_enabled = false;  ///< required cache state (E: disabled, C: enabled)
   double active_range_pct = 100.0;
-  uint32_t threads = 1;              ///< TC for WIPC and rounds
-  uint32_t queue_depth = 1;          ///< QD per thread
+  /// Client AR segmentation as run (count 0 = none): every cell touches only these segments;
+  /// their total is the AR Amount; the layout (start offsets, ascending) is drawn from the
+  /// seed by model::segment_layout and recorded here once. WIPC is not segmented.
+  ArSegmentation ar_segments;
+  uint64_t ar_amount_bytes = 0;
+  std::vector<uint64_t> ar_segment_starts_bytes;
+  uint32_t threads = 1;              ///< TC of the Rounds
+  uint32_t queue_depth = 1;          ///< QD per thread of the Rounds
+  uint32_t wipc_threads = 1;         ///< WIPC's own TC (definition key, --wipc-threads)
+  uint32_t wipc_queue_depth = 32;    ///< WIPC's own QD per thread (definition key, --wipc-oio)
   double cell_seconds = 60.0;        ///< as run
   double spec_cell_seconds = 60.0;   ///< as the spec requires
   uint32_t window_rounds = 5;        ///< Measurement Window length
   uint32_t max_rounds = 25;
   bool continue_past_max = false;
-  double wipc_capacity_multiple = 2.0;
+  double wipc_capacity_multiple = 2.0;  ///< WIPC writes multiple × user capacity over the AR
   double data_excursion_limit = 0.20;   ///< of the window average
   double slope_excursion_limit = 0.10;  ///< of the window average
   PurgeMethod purge_method = PurgeMethod::None;

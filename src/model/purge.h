@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pts::model {
@@ -21,7 +22,9 @@ enum class PurgeMethod {
   None       ///< operator chose no purge (deviation)
 };
 
-/// Result of reading back the sampled pattern after a purge.
+/// Result of the LBA read-back check after a purge: a pattern written at sampled LBAs before
+/// the purge is read back after it. It shows that those LBAs no longer return the data
+/// written; it is not a media-level proof of erasure.
 struct PurgeVerification {
   bool performed = false;
   bool passed = false;
@@ -29,6 +32,7 @@ struct PurgeVerification {
   uint32_t blocks_still_holding_pattern = 0;
   std::string expectation;  ///< e.g. "zeroes (deallocated reads zeroes)", "not the pattern"
   std::string detail;
+  std::string method = "LBA read-back check";  ///< what the check is, in the record and the report
 };
 
 /// Everything about one purge (design: PurgeRecord).
@@ -56,6 +60,17 @@ struct PurgeRecord {
 inline constexpr PurgeMethod kAllPurgeMethods[] = {
     PurgeMethod::SanitizeCrypto, PurgeMethod::SanitizeBlock, PurgeMethod::FormatCrypto, PurgeMethod::FormatUser,
     PurgeMethod::Discard,        PurgeMethod::Recreate,      PurgeMethod::None};
+
+/// True when a run may go on from this purge: it succeeded and its LBA read-back check
+/// passed (or the method was None, with nothing to check), or the operator accepted a failed
+/// or unchecked purge (--accept-purge-failure). A purge that is not settled is repeated on
+/// resume.
+bool purge_settled(const PurgeRecord& record);
+
+/// The deviations a settled purge implies (code, text), derived from the record alone so that
+/// a kill between two journal lines cannot lose them. `subtest_id` names the sub-test.
+std::vector<std::pair<std::string, std::string>> purge_deviations(const PurgeRecord& record,
+                                                                  const std::string& subtest_id);
 
 /// The one name of a method on the CLI and in records: "sanitize-crypto", "sanitize-block",
 /// "format-crypto", "format-user", "discard", "recreate", "none".

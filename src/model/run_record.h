@@ -16,15 +16,20 @@
 namespace pts::model {
 
 /// 2: AccessSpec.zones (zoned random distribution). 3: per-cell latency histograms and
-/// window percentiles from the merged histograms. 4: the advanced tests (plan procedure,
-/// time_scale, interpretations and their parameters, sub-test role, Round idle_after,
-/// sub-test findings, window cpu_pct). Older records load unchanged.
-inline constexpr int kRunRecordSchemaVersion = 4;
+/// window percentiles from the merged histograms. 4: DeviceIdentity.pcie_link and
+/// RunRecord.operator_fields. 5: failed_cells and failed_purges in SubTestRecord,
+/// verification.method in PurgeRecord, the confirmed identity (DeviceIdentity.wwid/nguid/eui64/
+/// serial_made_up/subsystem_*) and RunRecord.consent, WIPC's own TC/QD, sequential stream positions, client
+/// ActiveRange segments, the cell's kernel counters, fidelity flags, completion batching and
+/// paced latency from the schedule, and the advanced tests (plan procedure, time_scale,
+/// interpretations and their parameters, sub-test role, Round idle_after, sub-test findings,
+/// window cpu_pct). Older records load unchanged (new fields take their defaults).
+inline constexpr int kRunRecordSchemaVersion = 5;
 
 /// A preconditioning pass (WIPC), as run.
 struct PreconditionRecord {
   std::string kind = "WIPC";
-  uint64_t target_bytes = 0;   ///< what the plan asked for (2 × capacity × AR)
+  uint64_t target_bytes = 0;   ///< what the plan asked for (2 × user capacity)
   uint64_t bytes_written = 0;
   bool completed = false;
   CellResult result;
@@ -75,10 +80,19 @@ struct CellWindowResult {
   double cpu_pct = 0;           ///< mean of the Rounds' process CPU (user + system, 100 = one core)
 };
 
+/// A cell that ended with I/O errors. It is not a result: it never enters a Round or a
+/// Measurement Window, and the run (or its resume) runs that cell again.
+struct FailedCell {
+  uint32_t round = 0;  ///< the Round it was run for
+  CellResult cell;     ///< as measured, io_errors > 0
+};
+
 /// Progress and results of one sub-test.
 struct SubTestRecord {
   std::string id;
-  std::optional<PurgeRecord> purge;
+  std::optional<PurgeRecord> purge;          ///< the purge the sub-test stands on (the latest)
+  std::vector<PurgeRecord> failed_purges;    ///< earlier attempts that were not settled, then repeated
+  std::vector<FailedCell> failed_cells;      ///< cells that ended with I/O errors, in order
   std::optional<PreconditionRecord> wipc;
   std::vector<RoundRecord> rounds;
   bool complete = false;
@@ -95,6 +109,14 @@ struct SubTestRecord {
 struct Deviation {
   std::string code;  ///< stable key, e.g. "cell-seconds", "purge-discard", "resume-gap"
   std::string text;
+};
+
+/// A header field the operator states (`--meta key=value`, `--lab FILE.toml`): who tested,
+/// for whom, NAND type, form factor, notes and any other key a lab uses. Printed on every
+/// report page in the order stored; keys are kept as given.
+struct OperatorField {
+  std::string key;    ///< "tested_by", "test_sponsor", "nand_type", "form_factor", "notes", or any other
+  std::string value;
 };
 
 /// A state-machine transition, journaled as it happens.
@@ -130,11 +152,13 @@ struct RunRecord {
   RunState state = RunState::Running;
   std::string failure;
   DeviceIdentity device;
+  Consent consent;  ///< what the destruction of `device` was confirmed with
   WriteCacheState write_cache = WriteCacheState::Unknown;
   TestPlan plan;
   std::vector<SubTestRecord> subtests;
   std::vector<Deviation> deviations;
   std::vector<Transition> transitions;
+  std::vector<OperatorField> operator_fields;  ///< as the operator stated them; see OperatorField
 };
 
 }  // namespace pts::model

@@ -2,6 +2,8 @@
 #include "pts/run_context.h"
 
 #include "device/confirm.h"
+#include "engine/fidelity_check.h"
+#include "pts/stream_positions.h"
 
 namespace pts::runner {
 
@@ -65,6 +67,19 @@ core::Status RunContext::round_end(size_t subtest, const model::RoundRecord& sum
 }
 
 core::Status RunContext::subtest_end(size_t subtest, const model::SubTestRecord& summary) {
+  // Cells that did not hold their queue depth, or that the kernel's counters contradict,
+  // become one deviation per sub-test listing them (deviation_once: a resume that repeats
+  // this step adds nothing).
+  std::vector<engine::FlaggedCell> flagged;
+  const auto& rec = record().subtests[subtest];
+  if (rec.wipc) flagged.push_back({0, &rec.wipc->result});
+  for (const auto& round : rec.rounds)
+    for (const auto& c : round.cells) flagged.push_back({round.round, &c});
+  const std::string text = engine::fidelity_deviation_text(summary.id, flagged);
+  if (!text.empty()) {
+    auto dev = deviation_once("measurement-fidelity", text);
+    if (!dev.ok()) return dev;
+  }
   auto st = env_.sink.subtest_end(subtest, summary);
   if (!st.ok()) return st;
   return state_.subtest_end(subtest, summary);
@@ -110,7 +125,11 @@ core::Result<EngineRun> RunContext::run_engine(const model::AccessSpec& spec, bo
   const uint64_t start_ns = env_.clock.monotonic_ns();
   if (last_run_end_ns_) out.gap_before_ns = start_ns - *last_run_end_ns_;
   const uint64_t start_wall = env_.clock.wall_ns();
-  auto result = env_.engine.run(spec, abort, progress);
+  // Sequential streams continue where the last sequential run of this sub-test left them.
+  model::AccessSpec run_spec = spec;
+  if (run_spec.pattern == model::AccessPattern::Sequential && run_spec.stream_start_bytes.empty())
+    run_spec.stream_start_bytes = stream_resume_point(record(), pos.subtest, run_spec);
+  auto result = env_.engine.run(run_spec, abort, progress);
   last_run_end_ns_ = env_.clock.monotonic_ns();
   if (!result.ok()) return result.take_error();
   out.result = std::move(result.value());

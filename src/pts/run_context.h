@@ -57,7 +57,8 @@ class RunContext {
 
   /// Runs `spec` on the engine. `abort_on_stop` makes the first Ctrl-C abort the run (WIPC);
   /// cells only abort on the second. The gap since the previous run() is measured unless
-  /// this is the first run of this process.
+  /// this is the first run of this process. A sequential spec without stream starts continues
+  /// where the sub-test's last sequential run left its streams (stream_positions.h).
   core::Result<EngineRun> run_engine(const model::AccessSpec& spec, bool abort_on_stop, const CellPosition& pos);
 
   /// Gaps measured before the cells of the round in flight (reset by start_round()).

@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "device/confirm.h"
+#include "pts/phases.h"
 #include "pts/procedure.h"
 #include "pts/run_context.h"
 #include "results/record_builder.h"
@@ -15,40 +16,6 @@ namespace pts::runner {
 namespace {
 
 using core::ErrorKind;
-
-const char* cache_name(model::WriteCacheState s) {
-  switch (s) {
-    case model::WriteCacheState::NotPresent: return "no volatile write cache";
-    case model::WriteCacheState::Enabled: return "enabled";
-    case model::WriteCacheState::Disabled: return "disabled";
-    case model::WriteCacheState::Unknown: break;
-  }
-  return "unknown";
-}
-
-/// Brings the write cache to the plan's state. Returns the state and, when it could not be
-/// brought there, a deviation text.
-std::pair<model::WriteCacheState, std::string> apply_write_cache(device::TargetDevice& dev, const model::TestPlan& plan) {
-  const auto want = plan.write_cache_enabled ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
-  const std::string want_text = plan.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)";
-  auto cur = dev.write_cache();
-  if (!cur.ok())
-    return {model::WriteCacheState::Unknown,
-            "the write cache state could not be read (" + cur.error().message() + "); the plan requires it " + want_text};
-  if (*cur == model::WriteCacheState::NotPresent) {
-    if (plan.write_cache_enabled)
-      return {*cur, "the target has no volatile write cache; the plan asks for it enabled (WCE)"};
-    return {*cur, ""};
-  }
-  if (*cur == want) return {*cur, ""};
-  auto set = dev.set_write_cache(plan.write_cache_enabled);
-  if (!set.ok())
-    return {*cur, std::string("the write cache is ") + cache_name(*cur) + " and could not be set " + want_text + " (" +
-                      set.error().message() + ")"};
-  if (*set != want)
-    return {*set, std::string("the write cache stayed ") + cache_name(*set) + "; the plan requires it " + want_text};
-  return {*set, ""};
-}
 
 model::Transition make_transition(core::Clock& clock, const std::string& state, const std::string& detail) {
   model::Transition t;
@@ -162,7 +129,7 @@ RunResult start_run(RunEnv& env, model::RunRecord header) {
   auto [cache, cache_problem] = apply_write_cache(env.device, header.plan);
   header.write_cache = cache;
   if (!cache_problem.empty()) header.deviations.push_back({"write-cache", cache_problem});
-  header.transitions.push_back(make_transition(env.clock, "WriteCache", cache_name(cache)));
+  header.transitions.push_back(make_transition(env.clock, "WriteCache", write_cache_name(cache)));
   header.state = model::RunState::Running;
   if (header.started_wall_ns == 0) header.started_wall_ns = env.clock.wall_ns();
   results::RecordBuilder shaped;  // sizes subtests from the plan, exactly as the journal will
@@ -205,7 +172,9 @@ RunResult resume_run(RunEnv& env, model::RunRecord loaded) {
   const uint64_t last = last_event_wall_ns(loaded);
   const double lost_s = now > last ? static_cast<double>(now - last) / 1e9 : 0.0;
   const std::string where = describe_position(loaded);
-  const char* how = loaded.state == model::RunState::Interrupted ? "interrupted" : "killed or crashed";
+  const char* how = loaded.state == model::RunState::Interrupted ? "interrupted"
+                    : loaded.state == model::RunState::Failed    ? "stopped by a failure"
+                                                                 : "killed or crashed";
   RunContext ctx(env, std::move(loaded));
   out.journaled = true;
   auto st = ctx.transition(results::kResumeState, 0, 0, std::string("resuming a run that was ") + how + " at " + where);
@@ -213,7 +182,7 @@ RunResult resume_run(RunEnv& env, model::RunRecord loaded) {
   if (st.ok()) st = ctx.transition("Guard", 0, 0, "passed");
   if (st.ok()) {
     auto [cache, cache_problem] = apply_write_cache(env.device, ctx.record().plan);
-    st = ctx.transition("WriteCache", 0, 0, cache_name(cache));
+    st = ctx.transition("WriteCache", 0, 0, write_cache_name(cache));
     if (st.ok() && !cache_problem.empty()) st = ctx.deviation_once("write-cache", cache_problem);
   }
   if (st.ok()) {

@@ -8,6 +8,7 @@
 #include "core/units.h"
 #include "steady/steady_state.h"
 #include "pts/phase_steps.h"
+#include "pts/phases.h"
 #include "pts/window_results.h"
 
 namespace pts::runner {
@@ -33,62 +34,6 @@ uint64_t derive_seed(uint64_t base, size_t subtest, uint32_t round, size_t cell)
   return z ? z : 1;
 }
 
-bool purge_wanted(const model::TestPlan& plan, const model::SubTestPlan& sub) {
-  if (!sub.purge) return false;
-  return plan.purge_auto || plan.purge_method != model::PurgeMethod::None;
-}
-
-core::Status do_purge(RunContext& ctx, size_t i) {
-  const auto& plan = ctx.record().plan;
-  const auto& sub = plan.subtests[i];
-  if (!purge_wanted(plan, sub)) {
-    return ctx.transition("Purge", i, 0, "skipped (purge none)");
-  }
-  auto st = ctx.check_identity("the purge of sub-test " + sub.id);
-  if (!st.ok()) return st;
-  st = ctx.transition("Purge", i, 0,
-                      plan.purge_auto ? "method auto" : std::string("method ") + model::purge_method_name(plan.purge_method));
-  if (!st.ok()) return st;
-  device::PurgeRequest req;
-  if (!plan.purge_auto) req.method = plan.purge_method;
-  req.verify = true;
-  req.accept_failure = plan.accept_purge_failure;
-  model::PurgeRecord sent;
-  req.record_out = &sent;
-  auto done = ctx.env().device.purge(req);
-  if (!done.ok()) {
-    core::Error e = done.take_error();
-    if (sent.started_wall_ns != 0) (void)ctx.purge(i, sent);  // the command went out: keep its record
-    e.messages.insert(e.messages.begin(), "purge of sub-test " + sub.id + " failed:");
-    return e;
-  }
-  const model::PurgeRecord& rec = *done;
-  st = ctx.purge(i, rec);
-  if (!st.ok()) return st;
-  const auto& v = rec.verification;
-  std::string detail = std::string(model::purge_method_name(rec.method)) + (rec.success ? " succeeded" : " failed");
-  if (v.performed)
-    detail += std::string("; verification ") + (v.passed ? "passed" : "FAILED") + " (" +
-              std::to_string(v.sampled_blocks) + " blocks sampled, " +
-              std::to_string(v.blocks_still_holding_pattern) + " still holding the pattern; expected " +
-              v.expectation + ")";
-  else
-    detail += "; not verified";
-  st = ctx.transition("VerifyPurge", i, 0, detail);
-  if (!st.ok()) return st;
-  if (!rec.is_snia_purge)
-    st = ctx.deviation_once("purge-method", std::string("Purge by ") + model::purge_method_name(rec.method) +
-                                                " is not a SNIA purge (" + rec.reason + ")");
-  if (st.ok() && rec.accepted_by_operator)
-    st = ctx.deviation_once("purge-accepted", "Sub-test " + sub.id + ": the purge failed or could not be verified (" +
-                                                  rec.status_text + ") and the operator accepted it "
-                                                  "(--accept-purge-failure)");
-  if (st.ok() && (!v.performed || !v.passed))
-    st = ctx.deviation_once("purge-unverified", "Sub-test " + sub.id + ": the purge was not verified (" +
-                                                    (v.detail.empty() ? std::string("no verification") : v.detail) + ")");
-  return st;
-}
-
 core::Result<StepOutcome> do_wipc(RunContext& ctx, size_t i) {
   const auto& plan = ctx.record().plan;
   const auto& sub = plan.subtests[i];
@@ -98,7 +43,9 @@ core::Result<StepOutcome> do_wipc(RunContext& ctx, size_t i) {
   st = ctx.transition("WIPC", i, 0,
                       "SEQ " + core::format_block_size(sub.wipc.block_bytes) + " write of " +
                           core::format_bytes(target) + " (" + fmt("%g", plan.wipc_capacity_multiple) +
-                          " x capacity x ActiveRange)");
+                          " x user capacity) over the " + fmt("%g", sub.wipc.active_range_pct) +
+                          " % ActiveRange, TC " + std::to_string(sub.wipc.threads) + " / QD " +
+                          std::to_string(sub.wipc.queue_depth));
   if (!st.ok()) return st.take_error();
   CellPosition pos;
   pos.subtest = i;
@@ -158,7 +105,9 @@ core::Status close_round(RunContext& ctx, size_t i, uint32_t r) {
                 " slope exc " + fmt("%.4g", v.window.slope_excursion) + "/" +
                 fmt("%.4g", v.window.allowed_slope_excursion);
   }
-  return ctx.transition("SteadyCheck", i, r, detail);
+  st = ctx.transition("SteadyCheck", i, r, detail);
+  if (!st.ok()) return st;
+  return check_write_cache(ctx, i, r, "at the end of Round " + std::to_string(r) + " of sub-test " + sub.id);
 }
 
 /// After a closed round: should the sub-test end here?
@@ -198,8 +147,6 @@ core::Status finish_subtest(RunContext& ctx, size_t i, const SummaryHook& on_fin
 
 }  // namespace
 
-core::Status purge_subtest(RunContext& ctx, size_t i) { return do_purge(ctx, i); }
-
 uint64_t cell_seed(uint64_t base, size_t subtest, uint32_t round, size_t cell) {
   return derive_seed(base, subtest, round, cell);
 }
@@ -213,10 +160,9 @@ core::Result<StepOutcome> run_steady_rounds(RunContext& ctx, size_t i, const Sum
   const auto& sub = plan.subtests[i];
   if (ctx.record().subtests[i].complete) return StepOutcome::Done;
 
-  if (!ctx.record().subtests[i].purge && ctx.record().subtests[i].rounds.empty() &&
-      !ctx.record().subtests[i].wipc) {
+  if (purge_pending(ctx.record(), i)) {  // none yet, or one that did not settle: purge (again)
     if (ctx.stop_requested()) return StepOutcome::Interrupted;
-    auto st = do_purge(ctx, i);
+    auto st = purge_step(ctx, i);
     if (!st.ok()) return st.take_error();
   }
   const auto& wipc = ctx.record().subtests[i].wipc;
@@ -278,10 +224,11 @@ core::Result<StepOutcome> run_steady_rounds(RunContext& ctx, size_t i, const Sum
       st = ctx.cell(i, r, run->result);
       if (!st.ok()) return st.take_error();
       if (auto* obs = ctx.env().observer) obs->cell_finished(pos, run->result);
-      if (run->result.io_errors)
+      if (run->result.io_errors)  // journaled as failed (never a result); resume runs the cell again
         return core::Error(ErrorKind::Io, "round " + std::to_string(r) + " cell " + cell.id + ": " +
                                               std::to_string(run->result.io_errors) + " I/O errors (first: " +
-                                              run->result.error + ")");
+                                              run->result.error + "); the cell is recorded as failed and " +
+                                              "`ptsuite resume` runs it again");
     }
     st = close_round(ctx, i, r);
     if (!st.ok()) return st.take_error();

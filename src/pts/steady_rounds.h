@@ -20,9 +20,6 @@ using SummaryHook = std::function<core::Status(RunContext&, size_t subtest, mode
 /// sweep sub-tests; `on_finish` runs once the Rounds end.
 core::Result<StepOutcome> run_steady_rounds(RunContext& ctx, size_t i, const SummaryHook& on_finish = {});
 
-/// Purges sub-test `i`'s target as the plan says (or records that it was skipped).
-core::Status purge_subtest(RunContext& ctx, size_t i);
-
 /// The seed of one cell of one Round, derived from the operator's seed (never repeated per
 /// Round, reproducible run to run).
 uint64_t cell_seed(uint64_t base, size_t subtest, uint32_t round, size_t cell);

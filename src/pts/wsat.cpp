@@ -6,6 +6,7 @@
 
 #include "core/units.h"
 #include "pts/phase_steps.h"
+#include "pts/phases.h"
 #include "pts/steady_rounds.h"
 #include "pts/window_results.h"
 #include "steady/steady_state.h"
@@ -173,9 +174,9 @@ core::Result<StepOutcome> WsatProcedure::run_subtest(RunContext& ctx, size_t i) 
   const model::WsatPlan& w = *plan.wsat;
   auto cell = plan_cell(ctx, i, "wsat");
   if (!cell.ok()) return cell.take_error();
-  if (!ctx.record().subtests[i].purge && ctx.record().subtests[i].rounds.empty()) {
+  if (purge_pending(ctx.record(), i)) {  // none yet, or one that did not settle: purge (again)
     if (ctx.stop_requested()) return StepOutcome::Interrupted;
-    auto st = purge_subtest(ctx, i);
+    auto st = purge_step(ctx, i);
     if (!st.ok()) return st.take_error();
   }
   const auto expected = static_cast<uint32_t>(w.max_seconds / plan.cell_seconds + 0.999);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pts/phase_steps.h"
+#include "pts/phases.h"
 #include "pts/steady_rounds.h"
 
 namespace pts::runner {
@@ -101,9 +102,9 @@ core::Result<StepOutcome> XsrProcedure::run_subtest(RunContext& ctx, size_t i) c
   if (!plan.xsr || plan.subtests[i].role != model::role::kXsrGroups)
     return core::Error(ErrorKind::Internal, "sub-test " + plan.subtests[i].id + " is not an XSR sub-test");
   const model::XsrPlan& x = *plan.xsr;
-  if (!ctx.record().subtests[i].purge && ctx.record().subtests[i].rounds.empty()) {
+  if (purge_pending(ctx.record(), i)) {  // none yet, or one that did not settle: purge (again)
     if (ctx.stop_requested()) return StepOutcome::Interrupted;
-    auto st = purge_subtest(ctx, i);
+    auto st = purge_step(ctx, i);
     if (!st.ok()) return st.take_error();
   }
   size_t announced = x.groups.size();

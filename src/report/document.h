@@ -33,6 +33,7 @@ struct TableColumn {
 /// series. `notes` are plain-words lines printed under it.
 struct Table {
   std::string id;
+  bool printed = true;  ///< false: chart data only, written below the printed page
   int order = 0;  ///< placement on the page relative to charts (template line)
   std::string caption;
   std::vector<TableColumn> columns;
@@ -59,25 +60,44 @@ struct Banner {
 };
 
 struct HeaderSection {
-  std::string title;  ///< "Device Under Test", "Test Platform", ...
+  std::string title;  ///< "Test Platform", "Device Under Test", "Set-up Parameters", "Test Parameters"
   std::vector<HeaderField> fields;
 };
 
-/// The SNIA header block every page opens with.
+/// The compact SNIA header block every page opens with (docs/report.md "Page layout"): the
+/// title rows (repeated on every printed page of a sheet that spans several) and, on report
+/// pages, the four columns and the first few deviations.
 struct PageHeader {
-  std::string organisation;  ///< "SNIA SSS TWG — Solid State Storage Performance Test Specification"
-  std::string revision;      ///< "Rev. PTS-E 1.1 (Enterprise)"
-  std::string test_page;     ///< "IOPS Report Page"
+  // Title rows.
+  std::string organisation;  ///< "SNIA SSS TWG"
+  std::string spec;          ///< "Solid State Storage Performance Test Specification"
+  std::string revision;      ///< "PTS-E 1.1 (enterprise)"
+  std::string test_page;     ///< "IOPS Test – Report Page"
   std::string subtitle;      ///< "IOPS – Block Size x RW Mix Matrix"
   std::string page_label;    ///< "Page 3 of 9"
-  std::vector<Banner> banners;        ///< INCOMPLETE RUN, steady state NOT achieved, ...
-  std::vector<HeaderSection> sections;
-  std::vector<std::string> deviations;  ///< every deviation in plain words
+  std::string run_start, run_end, report_date;
+  std::string dut_line;      ///< "Fixture Storage Inc. FX-9000 3.84TB · SN FX12345678 · FW 1.2.3A · PCIe Gen4 x4"
+  std::vector<HeaderField> operator_fields;  ///< Tested by, Test sponsor, … ("not stated" when empty)
+  std::vector<Banner> banners;               ///< INCOMPLETE RUN, steady state NOT achieved, ...
+  // Below the title rows (report pages only).
+  std::vector<HeaderSection> sections;       ///< the four columns, left to right
+  std::vector<std::string> deviation_lines;  ///< the first few deviations, then "… see the Deviations page"
+};
+
+/// What a page is, which decides its print set-up.
+enum class PageKind {
+  Report,      ///< a SNIA report page: exactly one printed page (portrait, fit to 1 × 1)
+  Summary,     ///< the first page: drive, verdicts, headline numbers, deviations (one printed page)
+  Deviations,  ///< every deviation, when there are more than the header shows (one printed page)
+  Raw          ///< every Round's every cell: spans printed pages, title and table header repeated
 };
 
 struct Page {
   std::string sheet_name;  ///< unique, ≤ 31 chars, no []:*?/\ characters
+  PageKind kind = PageKind::Report;
   PageHeader header;
+  std::string title;    ///< the page's own title (caption bar above the content)
+  std::string caption;  ///< "Plot 1.3 – IOPS Steady State Measurement Window – …" (under the content)
   std::vector<Table> tables;
   std::vector<Chart> charts;
 };

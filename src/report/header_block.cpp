@@ -23,13 +23,14 @@ std::string purge_result(const model::PurgeRecord& p) {
   if (p.duration_ns) s += ", " + trimmed_number(static_cast<double>(p.duration_ns) / 1e9, 1) + " s";
   const auto& v = p.verification;
   if (v.performed) {
-    s += v.passed ? "; verified" : "; verification FAILED";
-    s += " (" + std::to_string(v.sampled_blocks) + " blocks sampled";
+    // Named for what it is: a pattern written at sampled LBAs before the purge, read back after.
+    s += v.passed ? "; verified by " + v.method : "; " + v.method + " FAILED";
+    s += " (" + std::to_string(v.sampled_blocks) + " LBAs sampled";
     if (!v.expectation.empty()) s += ", expected " + v.expectation;
     if (!v.passed) s += ", " + std::to_string(v.blocks_still_holding_pattern) + " still held the pattern";
     s += ")";
   } else {
-    s += "; not verified";
+    s += "; not verified (no " + v.method + ")";
   }
   if (p.accepted_by_operator) s += "; accepted by the operator";
   return s;
@@ -43,7 +44,7 @@ std::string spec_access(const model::AccessSpec& a) {
 }
 
 std::string tc_qd(uint32_t tc, uint32_t qd) {
-  return "TC " + std::to_string(tc) + " / QD " + std::to_string(qd) + " (total OIO " + std::to_string(tc * qd) + ")";
+  return "TC " + std::to_string(tc) + " / QD " + std::to_string(qd) + " (OIO " + std::to_string(tc * qd) + ")";
 }
 
 std::string wipc_line(const model::TestPlan& plan, const model::SubTestPlan& p, const model::SubTestRecord* st) {
@@ -59,7 +60,7 @@ std::string wipc_line(const model::TestPlan& plan, const model::SubTestPlan& p, 
   return s + ", " + tc_qd(p.wipc.threads, p.wipc.queue_depth);
 }
 
-/// "RND; R/W mix outer loop 100/0, 65/35, 0/100; block size inner loop 8 KiB, 4 KiB, 0.5 KiB".
+/// "RND; R/W mix (outer) 100/0, 65/35, 0/100; block size (inner) 8 KiB, 4 KiB, 0.5 KiB".
 std::string stimulus(const model::SubTestPlan& p) {
   std::vector<std::string> mixes, sizes;
   std::set<std::string> seen_mix, seen_size;
@@ -76,7 +77,7 @@ std::string stimulus(const model::SubTestPlan& p) {
     for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
     return out;
   };
-  return std::string(random ? "RND" : "SEQ") + "; R/W mix outer loop " + join(mixes) + "; block size inner loop " +
+  return std::string(random ? "RND" : "SEQ") + "; R/W mix (outer) " + join(mixes) + "; block size (inner) " +
          join(sizes);
 }
 
@@ -110,39 +111,51 @@ std::vector<Banner> status_banners(const model::RunRecord& record, const std::ve
   return out;
 }
 
+std::vector<HeaderField> operator_header_fields(const model::RunRecord& rec) {
+  std::vector<HeaderField> out;
+  std::set<std::string> used;
+  for (const auto& [key, label] : required_operator_fields()) {
+    std::string value;
+    for (const auto& f : rec.operator_fields)
+      if (f.key == key) value = f.value;
+    used.insert(key);
+    out.push_back({label, value.empty() ? "not stated" : value});
+  }
+  for (const auto& f : rec.operator_fields)
+    if (used.insert(f.key).second) out.push_back({f.key, f.value.empty() ? "(empty)" : f.value});
+  return out;
+}
+
+const std::vector<std::pair<std::string, std::string>>& required_operator_fields() {
+  static const std::vector<std::pair<std::string, std::string>> kFields = {{"tested_by", "Tested by"},
+                                                                          {"test_sponsor", "Test sponsor"},
+                                                                          {"nand_type", "NAND type"},
+                                                                          {"form_factor", "Form factor"},
+                                                                          {"notes", "Notes"}};
+  return kFields;
+}
+
+std::string dut_line(const model::DeviceIdentity& d) {
+  std::string s = d.manufacturer.empty() ? "" : d.manufacturer + " ";
+  s += or_unknown(d.model) + " · SN " + or_unknown(d.serial) + " · FW " + or_unknown(d.firmware) + " · " +
+       core::format_bytes(d.capacity_bytes) + " · " + model::pcie_link_label(d.pcie_link);
+  return s;
+}
+
 PageHeader build_header(const model::RunRecord& rec, const std::string& test_name, const Scope& scope,
                         uint64_t report_wall_ns) {
   const model::TestPlan& plan = rec.plan;
   PageHeader h;
-  h.organisation = "SNIA SSS TWG — Solid State Storage Performance Test Specification";
-  h.revision = "Rev. " + edition_label(plan.pts_edition) +
-               (plan.device_class.empty() ? "" : " (" + plan.device_class + ")");
-  h.test_page = test_name + " Report Page";
+  h.organisation = "SNIA SSS TWG";
+  h.spec = "Solid State Storage Performance Test Specification";
+  h.revision = edition_label(plan.pts_edition) + (plan.device_class.empty() ? "" : " (" + plan.device_class + ")");
+  h.test_page = test_name + " Test – Report Page";
+  h.run_start = time_or_dash(rec.started_wall_ns);
+  h.run_end = time_or_dash(rec.ended_wall_ns);
+  h.report_date = time_or_dash(report_wall_ns);
+  h.dut_line = dut_line(rec.device);
+  h.operator_fields = operator_header_fields(rec);
   h.banners = status_banners(rec, scope.subtests);
-
-  HeaderSection run{"Test Run", {}};
-  run.fields = {{"Test", (plan.title.empty() ? plan.test_id : plan.title) +
-                             (plan.definition_file.empty() ? "" : " (" + plan.definition_file + ")")},
-                {"Specification", edition_label(plan.pts_edition) + ", " + or_unknown(plan.device_class) + " settings"},
-                {"Run start", time_or_dash(rec.started_wall_ns)},
-                {"Run end", time_or_dash(rec.ended_wall_ns)},
-                {"Report date", time_or_dash(report_wall_ns)},
-                {"Run ID", or_unknown(rec.run_id)},
-                {"Run state", run_state_label(rec.state)}};
-
-  const auto& d = rec.device;
-  HeaderSection dut{"Device Under Test", {}};
-  std::string lba = std::to_string(d.lba_size) + " B";
-  if (d.lba_metadata_bytes) lba += " + " + std::to_string(d.lba_metadata_bytes) + " B metadata";
-  lba += " (LBA format " + std::to_string(d.lba_format_index) + ")";
-  dut.fields = {{"Manufacturer", or_unknown(d.manufacturer)},
-                {"Model", or_unknown(d.model)},
-                {"Serial No.", or_unknown(d.serial)},
-                {"Firmware", or_unknown(d.firmware)},
-                {"User capacity", core::format_bytes(d.capacity_bytes) + " (" + std::to_string(d.capacity_bytes) + " B)"},
-                {"Interface", or_unknown(d.interface) + (d.nvme_version.empty() ? "" : " (NVMe " + d.nvme_version + ")")},
-                {"LBA format", lba},
-                {"Target", or_unknown(d.path)}};
 
   const auto& host = rec.host;
   HeaderSection platform{"Test Platform", {}};
@@ -151,8 +164,29 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
                      {"Memory", host.memory_bytes ? core::format_bytes(host.memory_bytes) : "not reported"},
                      {"OS", or_unknown(host.os)},
                      {"Kernel", or_unknown(host.kernel)},
-                     {"Test software", "ptsuite " + or_unknown(rec.tool_version)},
-                     {"Git revision", or_unknown(rec.git_revision)}};
+                     {"Test SW", "ptsuite " + or_unknown(rec.tool_version)},
+                     {"Git revision", or_unknown(rec.git_revision)},
+                     {"Run ID", or_unknown(rec.run_id)}};
+
+  const auto& d = rec.device;
+  HeaderSection dut{"Device Under Test", {}};
+  std::string lba = std::to_string(d.lba_size) + " B";
+  if (d.lba_metadata_bytes) lba += " + " + std::to_string(d.lba_metadata_bytes) + " B md";
+  lba += " (LBA format " + std::to_string(d.lba_format_index) + ")";
+  dut.fields = {{"Manufacturer", or_unknown(d.manufacturer)},
+                {"Model", or_unknown(d.model)},
+                {"Serial No.", or_unknown(d.serial)},
+                {"Firmware", or_unknown(d.firmware)},
+                {"Capacity", core::format_bytes(d.capacity_bytes) + " (" + std::to_string(d.capacity_bytes) + " B)"},
+                {"Interface", or_unknown(d.interface) + (d.nvme_version.empty() ? "" : " (NVMe " + d.nvme_version + ")")},
+                {"PCIe link", model::pcie_link_label(d.pcie_link)},
+                {"LBA format", lba},
+                {"Target", or_unknown(d.path)}};
+  if (!d.wwid.empty()) dut.fields.push_back({"WWID", d.wwid});
+  if (!rec.consent.method.empty())  // what the operator confirmed (records from schema 5 on)
+    dut.fields.push_back({"Confirmed with", rec.consent.method == "created-by-ptsuite"
+                                                ? "nothing needed: a file this run created"
+                                                : rec.consent.method + " " + rec.consent.value});
 
   HeaderSection setup{"Set-up Parameters", {}};
   const bool many = scope.subtests.size() > 1;
@@ -163,57 +197,61 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
     if (!p.purge) {
       setup.fields.push_back({"Purge", pre + "not part of this sub-test"});
     } else if (st && st->purge) {
-      setup.fields.push_back({"Purge method", pre + purge_method_label(st->purge->method) +
-                                                   (st->purge->chosen_automatically ? " (automatic" : " (operator") +
-                                                   (st->purge->reason.empty() ? ")" : ": " + st->purge->reason + ")")});
+      setup.fields.push_back({"Purge", pre + purge_method_label(st->purge->method) +
+                                           (st->purge->chosen_automatically ? " (automatic)" : " (operator)")});
       setup.fields.push_back({"Purge result", pre + purge_result(*st->purge)});
     } else {
       setup.fields.push_back({"Purge", pre + purge_method_label(plan.purge_method) + " planned; not run"});
     }
     setup.fields.push_back({"WIPC", pre + wipc_line(plan, p, st)});
   }
-  setup.fields.push_back({"WDPC", "the test stimulus, looped Round by Round until steady state, " +
-                                      tc_qd(plan.threads, plan.queue_depth)});
+  setup.fields.push_back({"WDPC", "test stimulus, Round by Round"});
   setup.fields.push_back({"Write cache", write_cache_label(rec.write_cache) + " (required: " +
                                              (plan.write_cache_enabled ? "enabled" : "disabled") + ")"});
-  setup.fields.push_back({"ActiveRange", trimmed_number(plan.active_range_pct, 2) + " %"});
+  setup.fields.push_back({"AR", trimmed_number(plan.active_range_pct, 2) + " %"});
   setup.fields.push_back({"Data pattern", or_unknown(plan.data_pattern)});
-  setup.fields.push_back({"TC / QD", tc_qd(plan.threads, plan.queue_depth)});
+  setup.fields.push_back({"TOIO", tc_qd(plan.threads, plan.queue_depth)});
 
   HeaderSection params{"Test Parameters", {}};
+  params.fields.push_back({"Test", (plan.title.empty() ? plan.test_id : plan.title) + ", " +
+                                       or_unknown(plan.device_class) + " settings"});
   for (size_t si : scope.subtests) {
     const auto& p = plan.subtests[si];
     const auto* st = record_for(rec, p);
     const std::string pre = many ? subtest_name(p) + ": " : "";
     params.fields.push_back({"Stimulus", pre + stimulus(p)});
     const uint32_t run_rounds = st && !st->rounds.empty() ? st->rounds.back().round : 0;
-    params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) + " run (maximum " +
-                                           std::to_string(plan.max_rounds) + ")"});
     std::string window;
     if (!st || st->rounds.empty()) {
       window = "no Round recorded";
     } else {
       const ReportedRounds rr = reported_rounds(plan, *st);
       const std::string r = rounds_label(rr.first, rr.last);
-      window = st->steady_state_reached ? r + ", steady state achieved"
-               : rr.from_record          ? "steady state not achieved (" + r + " reported)"
-                                         : "steady state not determined — partial run (" + r + " reported)";
+      window = st->steady_state_reached ? r + ", steady"
+               : rr.from_record          ? r + ", NOT steady"
+                                         : r + " reported, partial";
     }
-    params.fields.push_back({"Measurement Window", pre + window});
+    params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) + " run (max " +
+                                           std::to_string(plan.max_rounds) + "); window " + window});
     std::string tracking;
     for (const auto& tv : p.tracking) tracking += (tracking.empty() ? "" : "; ") + tv.label;
-    params.fields.push_back({"Tracking Variables", pre + (tracking.empty() ? "none" : tracking)});
+    params.fields.push_back({"Tracking", pre + (tracking.empty() ? "none" : tracking)});
   }
   params.fields.push_back({"Cell duration", trimmed_number(plan.cell_seconds, 3) + " s per cell (spec: " +
                                                 trimmed_number(plan.spec_cell_seconds, 3) + " s)"});
-  params.fields.push_back({"Steady state criteria",
-                           "data excursion ≤ " + trimmed_number(plan.data_excursion_limit * 100, 2) +
-                               " % and slope excursion ≤ " + trimmed_number(plan.slope_excursion_limit * 100, 2) +
-                               " % of the window average, " + std::to_string(plan.window_rounds) + " Rounds"});
+  params.fields.push_back({"SS criteria", "data exc. ≤ " + trimmed_number(plan.data_excursion_limit * 100, 2) +
+                                              " %, slope exc. ≤ " + trimmed_number(plan.slope_excursion_limit * 100, 2) +
+                                              " %, " + std::to_string(plan.window_rounds) + " Rounds"});
+  params.fields.push_back({"Run state", run_state_label(rec.state)});
 
-  h.sections = {run, dut, platform, setup, params};
-  for (const auto& dev : rec.deviations) h.deviations.push_back(dev.text + (dev.code.empty() ? "" : " [" + dev.code + "]"));
+  h.sections = {platform, dut, setup, params};
   return h;
+}
+
+std::vector<std::string> deviation_texts(const model::RunRecord& rec) {
+  std::vector<std::string> out;
+  for (const auto& dev : rec.deviations) out.push_back(dev.text + (dev.code.empty() ? "" : " [" + dev.code + "]"));
+  return out;
 }
 
 }  // namespace pts::report

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "report/header_block.h"
+#include "report/summary_page.h"
 #include "report/record_view.h"
 #include "report/tables.h"
 
@@ -105,17 +106,56 @@ std::string sheet_name(const std::string& wanted, const std::vector<Page>& exist
   return name;
 }
 
+namespace {
+
+PageKind page_kind(const SheetSpec& sheet) {
+  for (const auto& t : sheet.tables)
+    if (t.kind == TableKind::Raw) return PageKind::Raw;
+  return PageKind::Report;
+}
+
+/// The first kHeaderDeviations deviations, then a pointer to the Deviations page.
+std::vector<std::string> deviation_lines(const std::vector<std::string>& all, bool has_page) {
+  if (all.empty()) return {"Deviations from the specification: none."};
+  std::vector<std::string> out;
+  for (size_t i = 0; i < all.size() && i < kHeaderDeviations; ++i) out.push_back(all[i]);
+  if (has_page)
+    out.push_back("… and " + std::to_string(all.size() - kHeaderDeviations) +
+                  " more deviations: see the Deviations page.");
+  return out;
+}
+
+Page deviations_page(const model::RunRecord& rec) {
+  Page page;
+  page.kind = PageKind::Deviations;
+  page.title = "Deviations from the Specification";
+  page.tables.push_back(deviations_table(rec));
+  return page;
+}
+
+}  // namespace
+
 Document build_document(const model::RunRecord& rec, const ReportTemplate& tmpl, uint64_t report_wall_ns) {
   Document doc;
   doc.title = tmpl.test_name + " — SNIA " + edition_label(rec.plan.pts_edition) + " report";
   doc.subject = rec.device.model + " " + rec.device.serial;
+  const std::vector<std::string> deviations = deviation_texts(rec);
+  const bool deviation_page = deviations.size() > kHeaderDeviations;
+  Scope whole;
+  whole.record = &rec;
+  for (size_t i = 0; i < rec.plan.subtests.size(); ++i) whole.subtests.push_back(i);
+
+  std::vector<Page> pages;
+  pages.push_back(summary_page(rec, tmpl));
+  if (deviation_page) pages.push_back(deviations_page(rec));
   int tracking_index = 0;
   for (const auto& sheet : tmpl.sheets) {
     for (auto& ps : expand_scopes(rec, sheet, tracking_index)) {
       Page page;
-      page.sheet_name = sheet_name(expand(sheet.name, ps.ph), doc.pages);
+      page.kind = page_kind(sheet);
+      page.sheet_name = expand(sheet.name, ps.ph);
       page.header = build_header(rec, tmpl.test_name, ps.scope, report_wall_ns);
-      page.header.subtitle = expand(sheet.title, ps.ph);
+      page.title = expand(sheet.title, ps.ph);
       for (const auto& ts : sheet.tables) {
         Table t = build_table(ts, ps.scope);
         t.caption = expand(t.caption, ps.ph);
@@ -131,12 +171,27 @@ Document build_document(const model::RunRecord& rec, const ReportTemplate& tmpl,
           if (sheet.tables[i].id == cs.table) c.table_index = i;
         page.charts.push_back(std::move(c));
       }
-      doc.pages.push_back(std::move(page));
+      pages.push_back(std::move(page));
     }
   }
-  const size_t total = doc.pages.size();
-  for (size_t i = 0; i < total; ++i)
-    doc.pages[i].header.page_label = "Page " + std::to_string(i + 1) + " of " + std::to_string(total);
+  // Every page: the header (summary and deviations pages too), a unique sheet name, the
+  // page label, the caption numbered by page ("Plot 1.3 – …", "Table 1.4 – …").
+  const size_t total = pages.size();
+  for (size_t i = 0; i < total; ++i) {
+    Page& page = pages[i];
+    if (page.kind == PageKind::Summary || page.kind == PageKind::Deviations) {
+      page.header = build_header(rec, tmpl.test_name, whole, report_wall_ns);
+      page.header.sections.clear();
+      page.sheet_name = page.kind == PageKind::Summary ? "Summary" : "Deviations";
+    }
+    page.sheet_name = sheet_name(page.sheet_name, doc.pages);
+    page.header.subtitle = tmpl.subtitle.empty() ? tmpl.test_name : tmpl.subtitle;
+    page.header.page_label = "Page " + std::to_string(i + 1) + " of " + std::to_string(total);
+    if (page.kind == PageKind::Report) page.header.deviation_lines = deviation_lines(deviations, deviation_page);
+    const bool plot = !page.charts.empty();
+    page.caption = std::string(plot ? "Plot" : "Table") + " 1." + std::to_string(i + 1) + " – " + page.title;
+    doc.pages.push_back(std::move(page));
+  }
   return doc;
 }
 

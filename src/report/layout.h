@@ -1,6 +1,7 @@
-// report/layout.h — expands a ReportTemplate over a RunRecord into a Document: one page per
-// sheet (or per sub-test / Tracking Variable for repeated sheets), each with its header block,
-// tables and charts. Pure: no files. May use: core, model.
+// report/layout.h — expands a ReportTemplate over a RunRecord into a Document: the Summary
+// page, the Deviations page when the list is long, then one page per sheet (or per sub-test /
+// Tracking Variable for repeated sheets), each with its header block, tables, charts and its
+// numbered caption. Pure: no files. May use: core, model.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,12 @@
 
 namespace pts::report {
 
-/// The report of `record` laid out by `tmpl`; `report_wall_ns` is printed as the report date.
+/// How many deviations a report page's header lists before "see the Deviations page"; a
+/// record with more gets a Deviations page (second, after the Summary).
+inline constexpr size_t kHeaderDeviations = 3;
+
+/// The report of `record` laid out by `tmpl`: the Summary page first, the Deviations page
+/// when needed, then the template's sheets in order; `report_wall_ns` is printed as the report date.
 Document build_document(const model::RunRecord& record, const ReportTemplate& tmpl, uint64_t report_wall_ns);
 
 /// A valid, unique xlsx sheet name from `wanted` (≤ 31 chars, no []:*?/\ characters).

@@ -31,6 +31,7 @@ const std::vector<RawColumn>& raw_columns() {
   static const std::vector<RawColumn> cols = {
       {"subtest", "Sub-test", "", [](const RawRow& r) { return TableCell::str(r.subtest->id); }},
       {"round", "Round", "0", [](const RawRow& r) { return u(r.round->round); }},
+      {"cell_id", "Cell", "", [](const RawRow& r) { return TableCell::str(r.cell->cell_id); }},
       {"in_window", "In Measurement Window", "",
        [](const RawRow& r) { return TableCell::str(r.in_window ? "yes" : "no"); }},
       {"round_verdict", "Round verdict", "",
@@ -38,7 +39,6 @@ const std::vector<RawColumn>& raw_columns() {
          if (!r.round->verdict) return TableCell::str("");
          return TableCell::str(r.round->verdict->steady ? "steady" : "not steady");
        }},
-      {"cell_id", "Cell", "", [](const RawRow& r) { return TableCell::str(r.cell->cell_id); }},
       {"rw", "Access", "", [](const RawRow& r) { return TableCell::str(model::rw_name(r.cell->spec)); }},
       {"read_pct", "Read %", "0", [](const RawRow& r) { return u(r.cell->spec.read_pct); }},
       {"block_bytes", "Block size (B)", "0",
@@ -73,6 +73,19 @@ const std::vector<RawColumn>& raw_columns() {
       {"cpu_usr_pct", "CPU usr %", "0.0", [](const RawRow& r) { return n(r.cell->cpu_usr_pct); }},
       {"cpu_sys_pct", "CPU sys %", "0.0", [](const RawRow& r) { return n(r.cell->cpu_sys_pct); }},
       {"littles_law_oio", "IOPS × ART (OIO)", "0.00", [](const RawRow& r) { return n(r.cell->littles_law_oio); }},
+      // The kernel's block counters beside the engine's (n/a: a file or simulated drive has none).
+      {"kernel_ios", "Kernel I/Os", "0",
+       [](const RawRow& r) { return r.cell->kernel ? u(r.cell->kernel->host_ios) : TableCell::str("n/a"); }},
+      {"kernel_avg_in_flight", "Kernel avg in flight", "0.00",
+       [](const RawRow& r) { return r.cell->kernel ? n(r.cell->kernel->avg_in_flight) : TableCell::str("n/a"); }},
+      {"kernel_mean_device_time_ns", "Kernel mean device time (ns)", "#,##0",
+       [](const RawRow& r) { return r.cell->kernel ? n(r.cell->kernel->mean_device_time_ns) : TableCell::str("n/a"); }},
+      {"fidelity_flags", "Fidelity flags", "",
+       [](const RawRow& r) {
+         std::string flags;
+         for (const auto& f : r.cell->fidelity_flags) flags += (flags.empty() ? "" : ",") + f;
+         return TableCell::str(flags);
+       }},
       {"io_errors", "I/O errors", "0", [](const RawRow& r) { return u(r.cell->io_errors); }},
       {"error", "First error", "", [](const RawRow& r) { return TableCell::str(r.cell->error); }},
   };

@@ -11,17 +11,17 @@ namespace pts::report {
 namespace {
 
 constexpr std::array<MetricInfo, 11> kMetrics{{
-    {"iops", "IOPS", "#,##0.0"},
-    {"read_iops", "IOPS", "#,##0.0"},
-    {"write_iops", "IOPS", "#,##0.0"},
-    {"mbps", "MB/s", "#,##0.00"},
-    {"read_mbps", "MB/s", "#,##0.00"},
-    {"write_mbps", "MB/s", "#,##0.00"},
-    {"art_ms", "ms", "0.0000"},
-    {"mrt_ms", "ms", "0.0000"},
-    {"p99_ms", "ms", "0.0000"},
-    {"p99_99_ms", "ms", "0.0000"},
-    {"p99_999_ms", "ms", "0.0000"},
+    {"iops", "IOPS", "#,##0.0", true},
+    {"read_iops", "IOPS", "#,##0.0", true},
+    {"write_iops", "IOPS", "#,##0.0", true},
+    {"mbps", "MB/s", "#,##0.00", true},
+    {"read_mbps", "MB/s", "#,##0.00", true},
+    {"write_mbps", "MB/s", "#,##0.00", true},
+    {"art_ms", "ms", "0.0000", true},
+    {"mrt_ms", "ms", "0.0000", true},
+    {"p99_ms", "ms", "0.0000", true},
+    {"p99_99_ms", "ms", "0.0000", true},
+    {"p99_999_ms", "ms", "0.0000", true},
 }};
 
 constexpr double kNsPerMs = 1e6;
@@ -34,9 +34,10 @@ const MetricInfo* find_metric(std::string_view name) {
   return nullptr;
 }
 
-std::string metric_names() {
+std::string metric_names(bool window_only) {
   std::string out;
   for (const auto& m : kMetrics) {
+    if (window_only && !m.in_window_results) continue;
     if (!out.empty()) out += ", ";
     out += m.name;
   }
@@ -96,38 +97,29 @@ const model::RoundRecord* find_round(const model::SubTestRecord& st, uint32_t ro
   return nullptr;
 }
 
-/// A percentile of the stored Measurement Window (pooled by pts from the Rounds' merged
-/// histograms), in ms; nullopt when the record holds none for the cell.
-static std::optional<double> stored_window_percentile(const model::SubTestRecord& st, std::string_view cell_id,
-                                                      std::string_view metric) {
-  for (const auto& w : st.window_results) {
-    if (w.cell_id != cell_id || !w.percentiles_pooled) continue;
-    if (metric == "p99_ms") return static_cast<double>(w.latency.p99_ns) / kNsPerMs;
-    if (metric == "p99_99_ms") return static_cast<double>(w.latency.p99_99_ns) / kNsPerMs;
-    if (metric == "p99_999_ms") return static_cast<double>(w.latency.p99_999_ns) / kNsPerMs;
-  }
-  return std::nullopt;
+const model::CellWindowResult* find_window_result(const model::SubTestRecord& st, std::string_view cell_id) {
+  for (const auto& w : st.window_results)
+    if (w.cell_id == cell_id) return &w;
+  return nullptr;
 }
 
-std::optional<double> window_aggregate(const model::SubTestRecord& st, const ReportedRounds& rounds,
-                                       std::string_view cell_id, std::string_view metric,
-                                       Aggregate aggregate) {
-  // Window percentiles are not averages of the Rounds' percentiles: read what pts stored.
-  if (rounds.from_record)
-    if (auto v = stored_window_percentile(st, cell_id, metric)) return v;
-  double sum = 0, max = 0;
-  size_t n = 0;
-  for (const auto& r : st.rounds) {
-    if (r.round < rounds.first || r.round > rounds.last) continue;
-    const model::CellResult* c = find_cell(r, cell_id);
-    if (!c) continue;
-    const double v = metric_value(*c, metric);
-    sum += v;
-    max = n == 0 ? v : std::max(max, v);
-    ++n;
-  }
-  if (n == 0) return std::nullopt;
-  return aggregate == Aggregate::Max ? max : sum / static_cast<double>(n);
+std::optional<double> window_metric_value(const model::CellWindowResult& w, std::string_view metric) {
+  if (w.rounds == 0) return std::nullopt;
+  if (metric == "iops") return w.iops;
+  if (metric == "read_iops") return w.read_iops;
+  if (metric == "write_iops") return w.write_iops;
+  if (metric == "mbps") return w.mbps;
+  if (metric == "read_mbps") return w.read_mbps;
+  if (metric == "write_mbps") return w.write_mbps;
+  if (metric == "art_ms") return w.mean_latency_ns / kNsPerMs;
+  if (metric == "mrt_ms") return static_cast<double>(w.max_latency_ns) / kNsPerMs;
+  // Percentiles: those pts took from the window's merged histograms (never an average of the
+  // Rounds' percentiles); a record from before schema 3 has only the 5 nines (as stored).
+  if (metric == "p99_ms" && w.percentiles_pooled) return static_cast<double>(w.latency.p99_ns) / kNsPerMs;
+  if (metric == "p99_99_ms" && w.percentiles_pooled) return static_cast<double>(w.latency.p99_99_ns) / kNsPerMs;
+  if (metric == "p99_999_ms")
+    return (w.percentiles_pooled ? static_cast<double>(w.latency.p99_999_ns) : w.p99_999_latency_ns) / kNsPerMs;
+  return std::nullopt;
 }
 
 std::string rw_mix_label(uint32_t read_pct) {

@@ -18,12 +18,14 @@ struct MetricInfo {
   std::string_view name;           ///< "iops", "mbps", "art_ms", ...
   std::string_view unit;           ///< "IOPS", "MB/s", "ms"
   std::string_view number_format;  ///< e.g. "#,##0.0" (IOPS to 0.1, MB/s to 0.01)
+  bool in_window_results = false;  ///< pts stores its Measurement Window value (matrix, headline)
 };
 
 /// nullptr when `name` is not a known metric.
 const MetricInfo* find_metric(std::string_view name);
-/// Every known metric name, comma separated (for error messages).
-std::string metric_names();
+/// Every known metric name, comma separated (for error messages); `window_only`: only those
+/// pts stores per cell for the Measurement Window.
+std::string metric_names(bool window_only = false);
 
 /// The metric of one cell in display units (IOPS, MB/s = 10^6 B/s, milliseconds).
 /// Precondition: find_metric(metric) != nullptr.
@@ -56,12 +58,14 @@ const model::SteadyStateVerdict* shown_verdict(const model::SubTestRecord& st);
 const model::CellResult* find_cell(const model::RoundRecord& round, std::string_view cell_id);
 const model::RoundRecord* find_round(const model::SubTestRecord& st, uint32_t round);
 
-/// `metric` of `cell_id` aggregated over Rounds `rounds.first..rounds.last` (only those);
-/// nullopt when no reported Round holds the cell. Percentile metrics of a stored window are
-/// read from its window_results (percentiles of the merged window histograms), not averaged.
-std::optional<double> window_aggregate(const model::SubTestRecord& st, const ReportedRounds& rounds,
-                                       std::string_view cell_id, std::string_view metric,
-                                       Aggregate aggregate);
+/// The stored Measurement Window result of `cell_id` (SubTestRecord::window_results, which
+/// pts computed over the window Rounds only); nullptr when none is stored.
+const model::CellWindowResult* find_window_result(const model::SubTestRecord& st, std::string_view cell_id);
+
+/// `metric` of a stored window result in display units (MRT is the stored maximum, percentiles
+/// those of the window's merged histograms, the others the stored means); nullopt for a metric
+/// pts did not store for this window (p99/p99.99 in a record from before schema 3).
+std::optional<double> window_metric_value(const model::CellWindowResult& w, std::string_view metric);
 
 /// "65/35" (read/write percent).
 std::string rw_mix_label(uint32_t read_pct);

@@ -1,5 +1,5 @@
-// report/report.cpp — see report.h: template lookup, layout, then xlsx / JSON / CSV staged
-// together and committed at once.
+// report/report.cpp — see report.h: template lookup, layout, then xlsx / JSON / CSV / PDF
+// staged together and committed at once.
 #include "report/report.h"
 
 #include <cctype>
@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "report/csv_writer.h"
 #include "report/layout.h"
+#include "report/pdf_render.h"
 #include "report/staged_output.h"
 #include "report/tables.h"
 #include "report/template_loader.h"
@@ -38,7 +39,7 @@ core::Status ensure_dir(const std::string& dir) {
 }  // namespace
 
 core::Result<ReportFormats> parse_report_formats(std::string_view list, std::string_view flag) {
-  ReportFormats f{false, false, false};
+  ReportFormats f{false, false, false, false};
   std::vector<std::string> errors;
   size_t start = 0;
   bool any = false;
@@ -49,13 +50,14 @@ core::Result<ReportFormats> parse_report_formats(std::string_view list, std::str
     if (item == "xlsx") f.xlsx = true;
     else if (item == "json") f.json = true;
     else if (item == "csv") f.csv = true;
+    else if (item == "pdf") f.pdf = true;
     else
       errors.push_back(std::string(flag) + ": unknown format '" + std::string(item) +
-                       "' (choose from xlsx, json, csv, comma separated)");
+                       "' (choose from xlsx, json, csv, pdf, comma separated)");
     any = true;
     start = end + 1;
   }
-  if (!any || list.empty()) errors = {std::string(flag) + ": empty format list (choose from xlsx, json, csv)"};
+  if (!any || list.empty()) errors = {std::string(flag) + ": empty format list (choose from xlsx, json, csv, pdf)"};
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, std::move(errors));
   return f;
 }
@@ -78,20 +80,33 @@ core::Result<std::vector<std::string>> write_reports(const model::RunRecord& rec
   const ReportFormats& f = options.formats;
   if (f.json && options.record_json.empty())
     return core::Error(core::ErrorKind::Internal, "JSON report requested without the record's JSON text");
+  std::string soffice = options.soffice;
+  if (f.pdf && soffice.empty()) {
+    auto found = find_soffice();
+    if (!found) return found.take_error();
+    soffice = *found;
+  }
   auto dir_ok = ensure_dir(out_dir);
   if (!dir_ok) return dir_ok.take_error();
   const std::string base = out_dir + "/" + base_name(record);
   const uint64_t when = options.report_wall_ns ? options.report_wall_ns : core::wall_ns();
   StagedOutput out;
-  if (f.xlsx) {
+  StagedOutput scratch;  // the workbook a PDF is printed from when no xlsx is asked for; never committed
+  if (f.xlsx || f.pdf) {
     ReportOptions o = options;
     o.report_wall_ns = when;
     auto doc = render_document(record, o);
     if (!doc) return doc.take_error();
-    auto temp = out.reserve(base + ".xlsx");
+    auto temp = (f.xlsx ? out : scratch).reserve(base + ".xlsx");
     if (!temp) return temp.take_error();
     auto st = write_xlsx(*doc, *temp, when);
     if (!st) return st.take_error();
+    if (f.pdf) {
+      auto pdf = out.reserve(base + ".pdf");
+      if (!pdf) return pdf.take_error();
+      auto printed = xlsx_to_pdf(soffice, *temp, *pdf);
+      if (!printed) return printed.take_error();
+    }
   }
   if (f.json) {
     auto st = out.stage_text(base + ".json", options.record_json);

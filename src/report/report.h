@@ -1,6 +1,6 @@
 // report/report.h — the report module's public entry: render a RunRecord (never a device,
 // never recomputing steady state) as a SNIA-format xlsx workbook laid out by templates/, the
-// JSON record and a CSV of every Round × cell, written all-or-nothing. May use: core, model.
+// JSON record, a CSV of every Round × cell and the PDF, written all-or-nothing. May use: core, model.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +19,11 @@ struct ReportFormats {
   bool xlsx = true;
   bool json = true;
   bool csv = true;
+  bool pdf = false;  ///< the workbook printed by LibreOffice (pdf_render.h)
 };
 
-/// Parses "xlsx,json,csv" (any non-empty subset, any order). BadInput naming `flag` and the
-/// unknown entry otherwise.
+/// Parses "xlsx,json,csv,pdf" (any non-empty subset, any order). BadInput naming `flag` and
+/// the unknown entry otherwise. Does not look for LibreOffice (find_soffice does).
 core::Result<ReportFormats> parse_report_formats(std::string_view list, std::string_view flag = "--format");
 
 struct ReportOptions {
@@ -32,16 +33,18 @@ struct ReportOptions {
   std::string record_json;
   uint64_t report_wall_ns = 0;  ///< report date; 0 = now
   std::string templates_dir;    ///< empty = find_templates_dir()
+  std::string soffice;          ///< for formats.pdf; empty = find_soffice()
 };
 
 /// Lays the record out with its plan's template (TestPlan::template_name, else test_id).
 /// BadInput when the template is missing or invalid.
 core::Result<Document> render_document(const model::RunRecord& record, const ReportOptions& options);
 
-/// Writes, into `out_dir` (created if missing): <name>.xlsx, <name>.json and csv/<name>.csv,
-/// where <name> is the plan's test_id. Every file goes to a temporary name first and is
+/// Writes, into `out_dir` (created if missing): <name>.xlsx, <name>.json, csv/<name>.csv and
+/// <name>.pdf (as `formats` asks), where <name> is the plan's test_id. Every file goes to a temporary name first and is
 /// renamed only when all are complete, so a failure leaves nothing half-written. Returns the
-/// paths written. BadInput when out_dir cannot be created or written, or the template is bad.
+/// paths written. BadInput when out_dir cannot be created or written, the template is bad or
+/// the PDF is asked for without LibreOffice (checked before anything is written).
 core::Result<std::vector<std::string>> write_reports(const model::RunRecord& record, const std::string& out_dir,
                                                      const ReportOptions& options);
 

@@ -120,8 +120,6 @@ Table window_table(const Scope& scope) {
                {"average", "Average", f},
                {"band_hi10", "110 % of average", f},
                {"band_lo10", "90 % of average", f},
-               {"band_hi20", "120 % of average", f},
-               {"band_lo20", "80 % of average", f},
                {"fit", "Least-squares fit", f}};
   if (!tv) {
     t.notes.push_back("No steady-state determination was recorded for this Tracking Variable "
@@ -133,8 +131,7 @@ Table window_table(const Scope& scope) {
   for (size_t i = 0; i < w.values.size(); ++i) {
     const double round = static_cast<double>(w.first_round + i);
     t.rows.push_back({TableCell::num(round), TableCell::num(w.values[i] * unit.scale), TableCell::num(avg),
-                      TableCell::num(1.1 * avg), TableCell::num(0.9 * avg), TableCell::num(1.2 * avg),
-                      TableCell::num(0.8 * avg),
+                      TableCell::num(1.1 * avg), TableCell::num(0.9 * avg),
                       TableCell::num((w.slope * round + w.intercept) * unit.scale)});
   }
   return t;
@@ -211,16 +208,16 @@ Table matrix_table(const TableSpec& spec, const Scope& scope) {
                            ": not run — " + why;
         if (noted.insert(note).second) t.notes.push_back(note);
       } else if (found) {
-        const auto& pst = rec.plan.subtests[found->subtest];
-        const auto* st = record_for(rec, pst);
-        const ReportedRounds rounds = st ? reported_rounds(rec.plan, *st) : ReportedRounds{};
+        // The number pts stored for the Measurement Window; the report never recomputes it.
+        const auto* st = record_for(rec, rec.plan.subtests[found->subtest]);
+        const auto* w = st ? find_window_result(*st, found->cell->id) : nullptr;
         std::optional<double> v;
-        if (st && !rounds.empty())
-          v = window_aggregate(*st, rounds, found->cell->id, spec.metric, spec.aggregate);
+        if (w) v = window_metric_value(*w, spec.metric);
         if (v) value = TableCell::num(*v);
         else if (noted.insert(found->cell->id).second)
           t.notes.push_back((found->cell->label.empty() ? found->cell->id : found->cell->label) +
-                            ": no result in the reported Rounds");
+                            (st && st->complete ? ": no window result stored"
+                                                : ": no Measurement Window result yet (sub-test not finished)"));
       }
       row.push_back(std::move(value));
     }
@@ -251,6 +248,7 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Raw: t = raw_table(*scope.record, scope.subtests); break;
   }
   t.id = spec.id;
+  t.printed = spec.printed;
   t.order = spec.source_line;
   t.caption = spec.caption;
   return t;

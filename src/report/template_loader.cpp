@@ -56,6 +56,14 @@ int64_t get_int(const toml::table& t, const char* key, int64_t def, Problems& p,
   return def;
 }
 
+bool get_bool(const toml::table& t, const char* key, bool def, Problems& p, const std::string& what) {
+  const toml::node* n = t.get(key);
+  if (!n) return def;
+  if (auto b = n->value_exact<bool>()) return *b;
+  p.add(*n, "'" + std::string(key) + "' in " + what + " must be true or false");
+  return def;
+}
+
 template <typename E>
 E get_enum(const toml::table& t, const char* key, E def, const std::vector<std::pair<const char*, E>>& names,
            Problems& p, const std::string& what) {
@@ -73,9 +81,23 @@ E get_enum(const toml::table& t, const char* key, E def, const std::vector<std::
 const std::vector<std::pair<const char*, Dimension>> kDimensions = {
     {"block_size", Dimension::BlockSize}, {"rw_mix", Dimension::RwMix}, {"cell", Dimension::Cell}};
 
+CellFilter read_filter(const toml::table& t, Problems& p) {
+  CellFilter out;
+  if (const toml::node* f = t.get("filter")) {
+    if (const auto* ft = f->as_table()) {
+      check_keys(*ft, {"read_pct", "block_bytes"}, "filter", p);
+      if (ft->get("read_pct")) out.read_pct = static_cast<uint32_t>(get_int(*ft, "read_pct", 0, p, "filter"));
+      if (ft->get("block_bytes")) out.block_bytes = static_cast<uint32_t>(get_int(*ft, "block_bytes", 0, p, "filter"));
+    } else {
+      p.add(*f, "'filter' must be a table, e.g. { read_pct = 0 }");
+    }
+  }
+  return out;
+}
+
 TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
-  check_keys(t, {"id", "kind", "caption", "metric", "aggregate", "filter", "rows", "columns", "series_label"}, what, p);
+  check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label"}, what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
   s.id = get_string(t, "id", p, true, what);
@@ -91,9 +113,11 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   if (needs_metric && s.metric.empty()) p.add(t, what + " of this kind needs 'metric'");
   if (!s.metric.empty() && !find_metric(s.metric))
     p.add(*t.get("metric"), "unknown metric '" + s.metric + "' (known: " + metric_names() + ")");
+  else if (s.kind == TableKind::Matrix && !s.metric.empty() && !find_metric(s.metric)->in_window_results)
+    p.add(*t.get("metric"), "metric '" + s.metric + "' has no stored Measurement Window result (a matrix shows " +
+                                "what pts stored: " + metric_names(true) + ")");
   if (!needs_metric && !s.metric.empty()) p.add(*t.get("metric"), "'metric' has no effect on this kind of table");
-  s.aggregate = get_enum<Aggregate>(t, "aggregate", Aggregate::Mean, {{"mean", Aggregate::Mean}, {"max", Aggregate::Max}},
-                                    p, what);
+  s.printed = get_bool(t, "printed", true, p, what);
   s.rows = get_enum<Dimension>(t, "rows", Dimension::BlockSize, kDimensions, p, what);
   s.columns = get_enum<Dimension>(t, "columns", Dimension::RwMix, kDimensions, p, what);
   s.series_label = get_enum<Dimension>(t, "series_label", Dimension::BlockSize, kDimensions, p, what);
@@ -101,17 +125,25 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   if ((s.kind == TableKind::Window || s.kind == TableKind::Determination) && repeat != SheetRepeat::Tracking)
     p.add(t, "a '" + std::string(s.kind == TableKind::Window ? "window" : "determination") +
                  "' table needs a sheet with repeat = \"tracking\"");
-  if (const toml::node* f = t.get("filter")) {
-    if (const auto* ft = f->as_table()) {
-      check_keys(*ft, {"read_pct", "block_bytes"}, "filter", p);
-      if (ft->get("read_pct")) s.filter.read_pct = static_cast<uint32_t>(get_int(*ft, "read_pct", 0, p, "filter"));
-      if (ft->get("block_bytes"))
-        s.filter.block_bytes = static_cast<uint32_t>(get_int(*ft, "block_bytes", 0, p, "filter"));
-    } else {
-      p.add(*f, "'filter' must be a table, e.g. { read_pct = 0 }");
-    }
-  }
+  s.filter = read_filter(t, p);
   return s;
+}
+
+HeadlineSpec read_headline(const toml::table& t, Problems& p) {
+  const std::string what = "[[headline]]";
+  check_keys(t, {"label", "metric", "filter", "subtest"}, what, p);
+  HeadlineSpec h;
+  h.source_line = static_cast<int>(t.source().begin.line);
+  h.label = get_string(t, "label", p, true, what);
+  h.metric = get_string(t, "metric", p, true, what);
+  h.subtest = get_string(t, "subtest", p, false, what);
+  const MetricInfo* m = h.metric.empty() ? nullptr : find_metric(h.metric);
+  if (!h.metric.empty() && (!m || !m->in_window_results))
+    p.add(*t.get("metric"), "headline metric '" + h.metric + "' is not a stored window result (known: " +
+                                metric_names(true) + ")");
+  h.filter = read_filter(t, p);
+  if (!t.get("filter")) p.add(t, what + " needs 'filter' (e.g. { read_pct = 0, block_bytes = 4096 })");
+  return h;
 }
 
 SeriesStyle read_style(const toml::table& t, Problems& p) {
@@ -126,10 +158,7 @@ SeriesStyle read_style(const toml::table& t, Problems& p) {
   s.dash = get_string(t, "dash", p, false, what);
   if (!s.dash.empty() && !std::set<std::string>{"solid", "dash", "round_dot", "long_dash", "dash_dot"}.count(s.dash))
     p.add(*t.get("dash"), "dash must be one of: solid, dash, round_dot, long_dash, dash_dot");
-  if (const toml::node* n = t.get("line")) {
-    if (auto b = n->value_exact<bool>()) s.line = *b;
-    else p.add(*n, "'line' must be true or false");
-  }
+  s.line = get_bool(t, "line", true, p, what);
   s.marker = get_string(t, "marker", p, false, what);
   if (!s.marker.empty() &&
       !std::set<std::string>{"none", "circle", "diamond", "square", "triangle", "x"}.count(s.marker))
@@ -209,6 +238,9 @@ SheetSpec read_sheet(const toml::table& t, Problems& p) {
     }
   }
   if (s.tables.empty()) p.add(t, "a sheet needs at least one [[sheet.table]]");
+  for (const auto& tb : s.tables)
+    if (tb.kind == TableKind::Raw && (s.tables.size() > 1 || t.get("chart")))
+      p.add(t, "a 'raw' table needs a sheet of its own (no other table, no chart): it spans printed pages");
   if (const toml::node* n = t.get("chart")) {
     if (const auto* arr = n->as_array()) {
       for (const auto& e : *arr) {
@@ -259,11 +291,22 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
     return core::bad_input(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
   Problems p{path, {}};
-  check_keys(root, {"name", "test_name", "sheet"}, "the template", p);
+  check_keys(root, {"name", "test_name", "subtitle", "sheet", "headline"}, "the template", p);
   ReportTemplate t;
   t.source_file = path;
   t.name = get_string(root, "name", p, true, "the template");
   t.test_name = get_string(root, "test_name", p, true, "the template");
+  t.subtitle = get_string(root, "subtitle", p, false, "the template");
+  if (const toml::node* n = root.get("headline")) {
+    if (const auto* arr = n->as_array()) {
+      for (const auto& e : *arr) {
+        if (const auto* ht = e.as_table()) t.headlines.push_back(read_headline(*ht, p));
+        else p.add(e, "'headline' entries must be tables ([[headline]])");
+      }
+    } else {
+      p.add(*n, "'headline' must be an array of tables ([[headline]])");
+    }
+  }
   if (const toml::node* n = root.get("sheet")) {
     if (const auto* arr = n->as_array()) {
       for (const auto& e : *arr) {

@@ -23,17 +23,14 @@ enum class SheetRepeat {
 /// What a table selects from the record.
 enum class TableKind {
   Convergence,    ///< rows = Rounds 1…n, columns = selected cells, value = metric per Round
-  Window,         ///< rows = Measurement Window Rounds: value, average, ±10 %/±20 % bands, fit
+  Window,         ///< rows = Measurement Window Rounds: value, average, 110 %/90 % of it, fit
   Determination,  ///< the stored steady-state determination of one Tracking Variable
-  Matrix,         ///< rows × columns of cells, value = metric aggregated over the window
+  Matrix,         ///< rows × columns of cells, value = the stored window result of the metric
   Raw             ///< every Round's every cell, every field (the same columns as the CSV)
 };
 
 /// A cell dimension used for matrix rows/columns and series labels.
 enum class Dimension { BlockSize, RwMix, Cell };
-
-/// How a matrix aggregates a cell's metric over the Measurement Window's Rounds.
-enum class Aggregate { Mean, Max };
 
 /// Keeps only cells whose spec matches every set field.
 struct CellFilter {
@@ -46,12 +43,11 @@ struct TableSpec {
   TableKind kind = TableKind::Matrix;
   std::string caption;       ///< printed above the table ("{metric}" etc. expanded)
   std::string metric;        ///< see record_view.h metric names ("iops", "art_ms", ...)
-  Aggregate aggregate = Aggregate::Mean;
   CellFilter filter;
   Dimension rows = Dimension::BlockSize;
   Dimension columns = Dimension::RwMix;
   Dimension series_label = Dimension::BlockSize;  ///< convergence column headers
-  bool hidden = false;       ///< chart data only: written but not captioned
+  bool printed = true;       ///< false: chart data only, written below the printed page
   int source_line = 0;       ///< template line, for error messages
 };
 
@@ -77,8 +73,8 @@ struct ChartSpec {
   int y_log_base = 0;
   std::vector<SeriesStyle> styles;
   bool y_range_from_data = false;  ///< y axis spans the data (not from 0): window plots
-  int width_px = 720;
-  int height_px = 360;
+  int width_px = 0;         ///< 0 = the page's width
+  int height_px = 380;
   int source_line = 0;
 };
 
@@ -91,14 +87,25 @@ struct SheetSpec {
   int source_line = 0;
 };
 
-/// Tables and charts are placed top to bottom in template order (source_line); a block that
-/// does not fit on the rest of a printed page starts a new one.
-/// One report layout (templates/<name>.toml).
+/// A headline number of the summary page: the stored window result of `metric` for the cell
+/// that `filter` selects (the first match in plan order, in `subtest` when given).
+struct HeadlineSpec {
+  std::string label;    ///< "RND 4 KiB write IOPS"
+  std::string metric;   ///< a window metric (record_view.h)
+  CellFilter filter;
+  std::string subtest;  ///< plan sub-test id; empty = any
+  int source_line = 0;
+};
+
+/// One report layout (templates/<name>.toml). Tables and charts are placed top to bottom in
+/// template order (source_line); every report sheet is one printed page (docs/report.md).
 struct ReportTemplate {
   std::string name;       ///< matches TestPlan::template_name
-  std::string test_name;  ///< "IOPS", printed as "<test_name> Report Page"
+  std::string test_name;  ///< "IOPS", printed as "<test_name> Test – Report Page"
+  std::string subtitle;   ///< title-bar sub-title, e.g. "IOPS – Block Size x RW Mix Matrix"; "" = test_name
   std::string source_file;
   std::vector<SheetSpec> sheets;
+  std::vector<HeadlineSpec> headlines;  ///< summary page, in order
 };
 
 }  // namespace pts::report

@@ -1,6 +1,10 @@
-// report/xlsx_writer.cpp — see xlsx_writer.h. Sheet layout, top to bottom: title bar (frozen,
-// repeated on printed pages), status banners, the header sections two by two, deviations,
-// then each table (caption, header row, rows, notes) and the charts below them.
+// report/xlsx_writer.cpp — see xlsx_writer.h. The page layout rules of docs/report.md
+// ("Page layout"): a grid of kGridCols columns; the title rows (dates, test, SNIA / spec /
+// sub-title / revision, DUT line with page label, operator fields, status banners) on every
+// page; on report pages the four header columns, the first deviations, the caption bar, the
+// content in template order and the numbered caption, printed as exactly one portrait page
+// (print area + fit to 1 × 1). The Raw sheet prints landscape at a fixed scale with explicit
+// page breaks, repeating its title rows, table header and first columns on every page.
 #include "report/xlsx_writer.h"
 
 #include <xlsxwriter.h>
@@ -13,127 +17,151 @@ namespace pts::report {
 
 namespace {
 
-constexpr lxw_col_t kHeaderCols = 8;  // A..H: header blocks and most tables
-constexpr double kColWidth = 15.0;
-constexpr int kValueCharsPerLine = 60;  // a merged 3-column value cell at 9 pt
-constexpr double kRowPt = 15.0;         // default row height
-constexpr double kTableHeaderPt = 30.0;
-constexpr double kHeaderLinePt = 12.0;  // one line of 9 pt header text
-constexpr double kMarginIn = 0.5;       // top and bottom
-// A4 landscape: 595 pt tall, less the margins, with 5 % to spare for the renderer's rounding.
-constexpr double kPageHeightPt = (595.0 - 2 * kMarginIn * 72.0) * 0.95;
-
-/// Tracks how full the current printed page is; every page repeats the title rows.
-class Pager {
- public:
-  Pager(double title_pt, double page_pt) : title_(title_pt), page_(page_pt), used_(title_pt) {}
-  void add(double h) {
-    if (used_ + h > page_) new_page();
-    used_ += h;
-  }
-  /// True when a block of height h would cross the page end but could start a fresh page.
-  bool would_split(double h) const { return used_ + h > page_ && used_ > title_ + 1.0; }
-  void new_page() { used_ = title_; }
-
- private:
-  double title_, page_, used_;
-};
+constexpr lxw_col_t kGridCols = 12;    // four header columns × (label + two value cells)
+constexpr double kColWidth = 11.0;     // characters of the default font
+constexpr int kColPx = 82;             // pixel width of such a column (Excel's rounding)
+constexpr double kRowPt = 15.0;        // default row height (20 px)
+constexpr double kLinePt = 11.0;       // one line of 8 pt header text
+constexpr int kHeaderCharsPerValue = 30;  // a two-column value cell at 8 pt
+constexpr int kCharsPerGridLine = 170;    // a full-width merged cell at 8 pt
+// Raw sheet print set-up: A4 landscape at a fixed scale, so the page count is known.
+constexpr int kRawScalePct = 80;
+constexpr double kRawPrintableWidthPt = 842.0 - 2 * 0.3 * 72.0;
+constexpr double kRawPrintableHeightPt = 595.0 - 2 * 0.6 * 72.0;
+constexpr double kSafety = 0.92;  // room for the renderer's rounding
+constexpr lxw_col_t kRawRepeatCols = 3;  // Sub-test, Round, Cell
 
 lxw_color_t parse_color(const std::string& hex) {
   const auto rgb = static_cast<lxw_color_t>(std::stoul(hex.substr(1), nullptr, 16));
   return rgb == 0 ? static_cast<lxw_color_t>(LXW_COLOR_BLACK) : rgb;  // libxlsxwriter reads 0 as "automatic"
 }
 
+std::string footer_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '&' ? std::string("&&") : std::string(1, c);
+  return out;
+}
+
+int lines_for(const std::string& s, int chars_per_line) {
+  // UTF-8: count characters, not bytes.
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return std::max(1, static_cast<int>((chars + chars_per_line - 1) / chars_per_line));
+}
+
 class Writer {
  public:
   explicit Writer(lxw_workbook* wb) : wb_(wb) {
-    title_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 12); });
-    subtitle_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 13); format_set_font_color(f, 0x1F4E79); });
-    right_ = fmt([](lxw_format* f) { format_set_align(f, LXW_ALIGN_RIGHT); format_set_bold(f); });
-    bad_banner_ = fmt([](lxw_format* f) {
-      format_set_bold(f); format_set_font_color(f, 0xC00000); format_set_bg_color(f, 0xFFF2CC);
-      format_set_font_size(f, 12);
-    });
-    good_banner_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_color(f, 0x375623); format_set_bg_color(f, 0xE2EFDA); });
-    section_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_bg_color(f, 0xD9E1F2); format_set_bottom(f, LXW_BORDER_THIN); });
-    label_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_align(f, LXW_ALIGN_VERTICAL_TOP); format_set_font_size(f, 9); });
-    value_ = fmt([](lxw_format* f) { format_set_text_wrap(f); format_set_align(f, LXW_ALIGN_VERTICAL_TOP); format_set_font_size(f, 9); });
-    deviation_ = fmt([](lxw_format* f) { format_set_text_wrap(f); format_set_font_color(f, 0x9C5700); format_set_font_size(f, 9); });
-    caption_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 11); });
+    small_label_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 8); format_set_border(f, LXW_BORDER_THIN); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER); format_set_text_wrap(f); });
+    small_value_ = fmt([](lxw_format* f) { format_set_font_size(f, 8); format_set_border(f, LXW_BORDER_THIN); format_set_text_wrap(f); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER); });
+    test_bar_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 12); format_set_bg_color(f, 0xD8E4BC); format_set_align(f, LXW_ALIGN_CENTER); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER); format_set_border(f, LXW_BORDER_THIN); });
+    org_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 8); format_set_text_wrap(f); format_set_align(f, LXW_ALIGN_CENTER); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER); format_set_border(f, LXW_BORDER_THIN); });
+    subtitle_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 11); format_set_font_color(f, LXW_COLOR_WHITE); format_set_bg_color(f, 0x595959); format_set_align(f, LXW_ALIGN_CENTER); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER); format_set_text_wrap(f); });
+    bad_banner_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_color(f, 0xC00000); format_set_bg_color(f, 0xFFF2CC); format_set_font_size(f, 9); });
+    good_banner_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_color(f, 0x375623); format_set_bg_color(f, 0xE2EFDA); format_set_font_size(f, 9); });
+    const lxw_color_t section_colors[4] = {0xFCE4D6, 0xDDEBF7, 0xE2EFDA, 0xE4DFEC};
+    for (int k = 0; k < 4; ++k) {
+      const lxw_color_t col = section_colors[k];
+      section_[k] = fmt([col](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 9); format_set_bg_color(f, col); format_set_align(f, LXW_ALIGN_CENTER); format_set_border(f, LXW_BORDER_THIN); });
+      section_label_[k] = fmt([col](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 8); format_set_bg_color(f, col); format_set_border(f, LXW_BORDER_THIN); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER); format_set_text_wrap(f); });
+    }
+    deviation_ = fmt([](lxw_format* f) { format_set_text_wrap(f); format_set_font_color(f, 0x9C5700); format_set_font_size(f, 8); format_set_align(f, LXW_ALIGN_VERTICAL_TOP); });
+    caption_bar_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 11); format_set_bg_color(f, 0xFFFF00); format_set_align(f, LXW_ALIGN_CENTER); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER); format_set_border(f, LXW_BORDER_THIN); });
+    caption_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 11); format_set_align(f, LXW_ALIGN_CENTER); });
+    table_caption_ = fmt([](lxw_format* f) { format_set_bold(f); format_set_font_size(f, 9); });
     th_ = fmt([](lxw_format* f) {
-      format_set_bold(f); format_set_bg_color(f, 0xDDEBF7); format_set_border(f, LXW_BORDER_THIN);
+      format_set_bold(f); format_set_font_size(f, 9); format_set_bg_color(f, 0xDDEBF7); format_set_border(f, LXW_BORDER_THIN);
       format_set_text_wrap(f); format_set_align(f, LXW_ALIGN_CENTER); format_set_align(f, LXW_ALIGN_VERTICAL_CENTER);
     });
-    note_ = fmt([](lxw_format* f) { format_set_italic(f); format_set_font_color(f, 0x595959); });
+    note_ = fmt([](lxw_format* f) { format_set_italic(f); format_set_font_size(f, 8); format_set_font_color(f, 0x595959); });
   }
 
-  lxw_format* number_format(const std::string& nf) {
-    auto it = numbers_.find(nf);
+  /// A data cell's format; `wrap` for text in merged (wide) cells only, so the Raw sheet's
+  /// rows keep one line each and its page breaks hold.
+  lxw_format* number_format(const std::string& nf, bool wrap) {
+    const std::string key = nf + (wrap ? "\x01" : "");
+    auto it = numbers_.find(key);
     if (it != numbers_.end()) return it->second;
     lxw_format* f = workbook_add_format(wb_);
     format_set_border(f, LXW_BORDER_THIN);
+    format_set_font_size(f, 9);
+    if (wrap) format_set_text_wrap(f);
     if (!nf.empty()) format_set_num_format(f, nf.c_str());
-    return numbers_[nf] = f;
+    return numbers_[key] = f;
   }
 
   core::Status page(const Page& p) {
     lxw_worksheet* ws = workbook_add_worksheet(wb_, p.sheet_name.c_str());
     if (!ws) return core::Error(core::ErrorKind::Internal, "cannot add sheet '" + p.sheet_name + "'");
     heights_.clear();
-    size_t widest = kHeaderCols;
-    for (const auto& t : p.tables) {
-      size_t cols = 0;
-      for (const auto& c : t.columns) cols += static_cast<size_t>(std::max(1, c.span));
-      widest = std::max(widest, cols);
-    }
+    lxw_col_t widest = kGridCols;
+    for (const auto& t : p.tables) widest = std::max(widest, table_width(t));
     worksheet_set_column(ws, 0, static_cast<lxw_col_t>(widest - 1), kColWidth, nullptr);
-    worksheet_set_landscape(ws);
+    worksheet_set_default_row(ws, kRowPt, LXW_FALSE);  // so LibreOffice and Excel agree on heights
     worksheet_set_paper(ws, 9);  // A4
-    worksheet_fit_to_pages(ws, 1, 0);
-    worksheet_set_margins(ws, 0.4, 0.4, kMarginIn, kMarginIn);
-    const std::string footer = "&L" + p.header.test_page + " — " + p.sheet_name + "&RPrinted page &P of &N";
+    const std::string footer = "&L&8" + footer_escape(p.header.test_page + " — " + p.sheet_name) + "&R&8" +
+                               footer_escape(p.header.page_label);
     worksheet_set_footer(ws, footer.c_str());
 
-    worksheet_set_default_row(ws, kRowPt, LXW_FALSE);  // so LibreOffice and Excel agree on heights
-    lxw_row_t row = header(ws, p.header);
-    // The header block fills the first printed page; the content starts on the next one, and
-    // every page repeats the title rows. Tables and charts follow top to bottom in template
-    // order; a block that does not fit on the rest of a page starts a new one.
-    breaks_.back().push_back(row);
+    const lxw_row_t title_end = title_rows(ws, p.header);
+    worksheet_freeze_panes(ws, title_end, 0);
+    if (p.kind == PageKind::Raw) return raw_page(ws, p, title_end, widest);
+
+    lxw_row_t row = title_end;
+    if (!p.header.sections.empty()) row = sections(ws, p.header, row);
+    for (const auto& d : p.header.deviation_lines) {
+      set_height(ws, row, kLinePt * lines_for(d, kCharsPerGridLine) + 2);
+      merged(ws, row++, 0, kGridCols - 1, d, deviation_);
+    }
+    set_height(ws, row, 20);
+    merged(ws, row++, 0, kGridCols - 1, p.title, caption_bar_);
+    ++row;
+    // Printed content in template order; chart-only data below the print area.
     struct Item {
       int order;
       bool is_table;
       size_t index;
     };
     std::vector<Item> items;
-    for (size_t i = 0; i < p.tables.size(); ++i) items.push_back({p.tables[i].order, true, i});
+    for (size_t i = 0; i < p.tables.size(); ++i)
+      if (p.tables[i].printed) items.push_back({p.tables[i].order, true, i});
     for (size_t i = 0; i < p.charts.size(); ++i) items.push_back({p.charts[i].spec.source_line, false, i});
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.order < b.order; });
     std::vector<lxw_row_t> table_row(p.tables.size()), chart_row(p.charts.size());
-    Pager pager(title_rows_height_, kPageHeightPt);
     for (const auto& it : items) {
-      const lxw_row_t n = it.is_table ? table_rows(p.tables[it.index]) : chart_rows(p.charts[it.index]);
-      double h = 0;
-      for (lxw_row_t k = 0; k < n; ++k) h += it.is_table && k == 1 ? kTableHeaderPt : kRowPt;
-      if (pager.would_split(h)) {
-        breaks_.back().push_back(row);
-        pager.new_page();
+      if (it.is_table) {
+        table_row[it.index] = row;
+        row += table_rows(p.tables[it.index]);
+      } else {
+        chart_row[it.index] = row;
+        row += chart_rows(p.charts[it.index]);
       }
-      for (lxw_row_t k = 0; k < n; ++k) pager.add(it.is_table && k == 1 ? kTableHeaderPt : kRowPt);
-      (it.is_table ? table_row[it.index] : chart_row[it.index]) = row;
-      row += n;
     }
+    set_height(ws, row, 20);
+    merged(ws, row, 0, kGridCols - 1, p.caption, caption_);
+    const lxw_row_t last_printed = row;
+    row += 3;
+    for (size_t i = 0; i < p.tables.size(); ++i)
+      if (!p.tables[i].printed) {
+        table_row[i] = row;
+        row += table_rows(p.tables[i]);
+      }
     std::vector<std::vector<lxw_col_t>> columns(p.tables.size());
-    for (size_t i = 0; i < p.tables.size(); ++i) columns[i] = table(ws, p.tables[i], table_row[i]);
+    lxw_col_t print_cols = kGridCols;
+    for (size_t i = 0; i < p.tables.size(); ++i) {
+      columns[i] = table(ws, p.tables[i], table_row[i]);
+      if (p.tables[i].printed) print_cols = std::max(print_cols, table_width(p.tables[i]));
+    }
     for (size_t i = 0; i < p.charts.size(); ++i) {
       const size_t t = p.charts[i].table_index;
-      chart(ws, p, p.charts[i], table_row[t] + 1, columns[t], chart_row[i]);
+      chart(ws, p, p.charts[i], table_row[t] + 1, columns[t], chart_row[i], print_cols);
     }
-    if (!breaks_.back().empty()) {
-      breaks_.back().push_back(0);  // the list is 0-terminated
-      worksheet_set_h_pagebreaks(ws, breaks_.back().data());
-    }
-    breaks_.emplace_back();
+    // One SNIA page = one printed page.
+    worksheet_set_portrait(ws);
+    worksheet_set_margins(ws, 0.4, 0.4, 0.4, 0.5);
+    worksheet_center_horizontally(ws);
+    worksheet_print_area(ws, 0, 0, last_printed, static_cast<lxw_col_t>(print_cols - 1));
+    worksheet_fit_to_pages(ws, 1, 1);
     return core::ok_status();
   }
 
@@ -150,8 +178,9 @@ class Writer {
     else worksheet_merge_range(ws, r, c0, r, c1, s.c_str(), f);
   }
 
-  static int lines_for(const std::string& s, int chars_per_line) {
-    return std::max(1, static_cast<int>((s.size() + chars_per_line - 1) / chars_per_line));
+  void set_height(lxw_worksheet* ws, lxw_row_t r, double pt) {
+    worksheet_set_row(ws, r, pt, nullptr);
+    heights_[r] = pt;
   }
 
   double height(lxw_row_t r) const {
@@ -159,60 +188,79 @@ class Writer {
     return it == heights_.end() ? kRowPt : it->second;
   }
 
-  void set_height(lxw_worksheet* ws, lxw_row_t r, double pt) {
-    worksheet_set_row(ws, r, pt, nullptr);
-    heights_[r] = pt;
-  }
-
-  lxw_row_t header(lxw_worksheet* ws, const PageHeader& h) {
+  /// The title rows every printed page repeats; returns the first row after them.
+  lxw_row_t title_rows(lxw_worksheet* ws, const PageHeader& h) {
     lxw_row_t r = 0;
-    merged(ws, r, 0, 5, h.organisation, title_);
-    merged(ws, r, 6, 7, h.revision, right_);
+    set_height(ws, r, 13);
+    worksheet_write_string(ws, r, 0, "Test Run Date:", small_label_);
+    merged(ws, r, 1, 3, h.run_start, small_value_);
+    worksheet_write_string(ws, r, 4, "Run end:", small_label_);
+    merged(ws, r, 5, 7, h.run_end, small_value_);
+    worksheet_write_string(ws, r, 8, "Report date:", small_label_);
+    merged(ws, r, 9, 11, h.report_date, small_value_);
     ++r;
-    set_height(ws, r, 20);
-    merged(ws, r, 0, 6, h.test_page + " — " + h.subtitle, subtitle_);
-    merged(ws, r, 7, 7, h.page_label, right_);
+    set_height(ws, r, 19);
+    merged(ws, r++, 0, kGridCols - 1, h.test_page, test_bar_);
+    set_height(ws, r, 26);
+    worksheet_write_string(ws, r, 0, h.organisation.c_str(), org_);
+    merged(ws, r, 1, 2, h.spec, org_);
+    merged(ws, r, 3, 8, h.subtitle, subtitle_);
+    worksheet_write_string(ws, r, 9, "Rev.", small_label_);
+    merged(ws, r, 10, 11, h.revision, small_value_);
     ++r;
-    for (const auto& b : h.banners) merged(ws, r++, 0, kHeaderCols - 1, b.text, b.alert ? bad_banner_ : good_banner_);
-    worksheet_freeze_panes(ws, r, 0);
-    worksheet_repeat_rows(ws, 0, r - 1);
-    title_rows_ = r;
-    title_rows_height_ = 0;
-    for (lxw_row_t k = 0; k < r; ++k) title_rows_height_ += height(k);
+    set_height(ws, r, kLinePt * lines_for(h.dut_line, 100) + 3);
+    worksheet_write_string(ws, r, 0, "DUT:", small_label_);
+    merged(ws, r, 1, 8, h.dut_line, small_value_);
+    worksheet_write_string(ws, r, 9, "Page", small_label_);
+    merged(ws, r, 10, 11, h.page_label, small_value_);
     ++r;
-    for (size_t s = 0; s < h.sections.size(); s += 2) {
-      const HeaderSection* left = &h.sections[s];
-      const HeaderSection* right = s + 1 < h.sections.size() ? &h.sections[s + 1] : nullptr;
-      merged(ws, r, 0, 3, left->title, section_);
-      if (right) merged(ws, r, 4, 7, right->title, section_);
-      ++r;
-      const size_t n = std::max(left->fields.size(), right ? right->fields.size() : 0);
-      for (size_t i = 0; i < n; ++i) {
-        int lines = 1;
-        if (i < left->fields.size()) {
-          worksheet_write_string(ws, r, 0, left->fields[i].label.c_str(), label_);
-          merged(ws, r, 1, 3, left->fields[i].value, value_);
-          lines = std::max(lines, lines_for(left->fields[i].value, kValueCharsPerLine));
-        }
-        if (right && i < right->fields.size()) {
-          worksheet_write_string(ws, r, 4, right->fields[i].label.c_str(), label_);
-          merged(ws, r, 5, 7, right->fields[i].value, value_);
-          lines = std::max(lines, lines_for(right->fields[i].value, kValueCharsPerLine));
-        }
-        set_height(ws, r, kHeaderLinePt * lines + 1);
-        ++r;
+    for (size_t i = 0; i < h.operator_fields.size(); i += 4) {
+      int lines = 1;
+      for (size_t k = 0; k < 4 && i + k < h.operator_fields.size(); ++k) {
+        const auto& f = h.operator_fields[i + k];
+        const auto c = static_cast<lxw_col_t>(3 * k);
+        worksheet_write_string(ws, r, c, (f.label + ":").c_str(), small_label_);
+        merged(ws, r, c + 1, c + 2, f.value, small_value_);
+        lines = std::max({lines, lines_for(f.value, kHeaderCharsPerValue), lines_for(f.label, 15)});
       }
+      set_height(ws, r++, kLinePt * lines + 2);
     }
-    merged(ws, r++, 0, kHeaderCols - 1, "Deviations from the specification", section_);
-    if (h.deviations.empty()) merged(ws, r++, 0, kHeaderCols - 1, "None.", deviation_);
-    for (const auto& d : h.deviations) {
-      const int lines = lines_for(d, 150);
-      set_height(ws, r, kHeaderLinePt * lines + 1);
-      merged(ws, r++, 0, kHeaderCols - 1, d, deviation_);
+    for (const auto& b : h.banners) {
+      set_height(ws, r, 14);
+      merged(ws, r++, 0, kGridCols - 1, b.text, b.alert ? bad_banner_ : good_banner_);
     }
-    return r + 1;
+    return r;
   }
 
+  /// Test Platform | Device Under Test | Set-up Parameters | Test Parameters, side by side.
+  lxw_row_t sections(lxw_worksheet* ws, const PageHeader& h, lxw_row_t r) {
+    const size_t n = std::min<size_t>(h.sections.size(), 4);
+    for (size_t k = 0; k < n; ++k)
+      merged(ws, r, static_cast<lxw_col_t>(3 * k), static_cast<lxw_col_t>(3 * k + 2), h.sections[k].title, section_[k]);
+    set_height(ws, r++, 13);
+    size_t rows = 0;
+    for (size_t k = 0; k < n; ++k) rows = std::max(rows, h.sections[k].fields.size());
+    for (size_t i = 0; i < rows; ++i) {
+      int lines = 1;
+      for (size_t k = 0; k < n; ++k) {
+        const auto c = static_cast<lxw_col_t>(3 * k);
+        const auto& fields = h.sections[k].fields;
+        const std::string label = i < fields.size() ? fields[i].label : "";
+        const std::string value = i < fields.size() ? fields[i].value : "";
+        worksheet_write_string(ws, r, c, label.c_str(), section_label_[k]);
+        merged(ws, r, c + 1, c + 2, value, small_value_);
+        lines = std::max({lines, lines_for(value, kHeaderCharsPerValue), lines_for(label, 15)});
+      }
+      set_height(ws, r++, kLinePt * lines + 2);
+    }
+    return r;
+  }
+
+  static lxw_col_t table_width(const Table& t) {
+    lxw_col_t cols = 0;
+    for (const auto& c : t.columns) cols = static_cast<lxw_col_t>(cols + std::max(1, c.span));
+    return cols;
+  }
   /// Rows a table occupies: caption, header row, rows, notes, one blank row.
   static lxw_row_t table_rows(const Table& t) {
     return static_cast<lxw_row_t>(3 + t.rows.size() + t.notes.size());
@@ -232,9 +280,7 @@ class Writer {
     }
     auto put = [&](lxw_row_t row, size_t c, const TableCell& cell, lxw_format* f) {
       const lxw_col_t c0 = at[c], c1 = static_cast<lxw_col_t>(c0 + std::max(1, t.columns[c].span) - 1);
-      if (c1 > c0) {  // merged: write the range formatted, then the value into its first cell
-        worksheet_merge_range(ws, row, c0, row, c1, "", f);
-      }
+      if (c1 > c0) worksheet_merge_range(ws, row, c0, row, c1, "", f);  // formatted range, value in its first cell
       switch (cell.type) {
         case TableCell::Type::Number:
           if (std::isfinite(cell.number)) worksheet_write_number(ws, row, c0, cell.number, f);
@@ -244,17 +290,57 @@ class Writer {
         case TableCell::Type::Empty: worksheet_write_blank(ws, row, c0, f); break;
       }
     };
-    worksheet_write_string(ws, r++, 0, t.caption.c_str(), caption_);
-    set_height(ws, r, kTableHeaderPt);
+    worksheet_write_string(ws, r++, 0, t.caption.c_str(), table_caption_);
+    set_height(ws, r, 30);
     for (size_t c = 0; c < t.columns.size(); ++c) put(r, c, TableCell::str(t.columns[c].header), th_);
     ++r;
     for (const auto& row : t.rows) {
-      for (size_t c = 0; c < row.size() && c < t.columns.size(); ++c)
-        put(r, c, row[c], number_format(t.columns[c].number_format));
+      int lines = 1;
+      for (size_t c = 0; c < row.size() && c < t.columns.size(); ++c) {
+        const bool wide_text = row[c].type == TableCell::Type::Text && t.columns[c].span > 1;
+        put(r, c, row[c], number_format(t.columns[c].number_format, wide_text));
+        if (row[c].type == TableCell::Type::Text)
+          lines = std::max(lines, lines_for(row[c].text, 13 * std::max(1, t.columns[c].span)));
+      }
+      if (lines > 1) set_height(ws, r, 12.0 * lines + 2);
       ++r;
     }
     for (const auto& n : t.notes) worksheet_write_string(ws, r++, 0, n.c_str(), note_);
     return at;
+  }
+
+  /// The Raw sheet: title rows, then the table; landscape at a fixed scale with page breaks
+  /// every so many rows and columns, the title rows, table header and first columns repeated.
+  core::Status raw_page(lxw_worksheet* ws, const Page& p, lxw_row_t title_end, lxw_col_t widest) {
+    const Table& t = p.tables.front();
+    const lxw_row_t caption_row = title_end;
+    table(ws, t, caption_row);
+    const lxw_row_t header_row = caption_row + 1;
+    double repeat_pt = 0;
+    for (lxw_row_t k = 0; k <= header_row; ++k) repeat_pt += height(k);
+    const double scale = kRawScalePct / 100.0;
+    const double avail_h = kRawPrintableHeightPt * kSafety / scale - repeat_pt;
+    const auto rows_per_page = static_cast<lxw_row_t>(std::max(1.0, std::floor(avail_h / kRowPt)));
+    const double col_pt = kColPx * 0.75;
+    const double avail_w = kRawPrintableWidthPt * kSafety / scale - kRawRepeatCols * col_pt;
+    const auto cols_per_page = static_cast<lxw_col_t>(std::max(1.0, std::floor(avail_w / col_pt)));
+    auto& rb = row_breaks_.emplace_back();
+    const lxw_row_t last = header_row + static_cast<lxw_row_t>(t.rows.size());
+    for (lxw_row_t r = header_row + 1 + rows_per_page; r <= last; r += rows_per_page) rb.push_back(r);
+    rb.push_back(0);  // 0-terminated
+    auto& cb = col_breaks_.emplace_back();
+    for (lxw_col_t c = kRawRepeatCols + cols_per_page; c < widest; c = static_cast<lxw_col_t>(c + cols_per_page))
+      cb.push_back(c);
+    cb.push_back(0);
+    if (rb.size() > 1) worksheet_set_h_pagebreaks(ws, rb.data());
+    if (cb.size() > 1) worksheet_set_v_pagebreaks(ws, cb.data());
+    worksheet_set_landscape(ws);
+    worksheet_set_margins(ws, 0.3, 0.3, 0.6, 0.6);
+    worksheet_set_print_scale(ws, kRawScalePct);
+    worksheet_repeat_rows(ws, 0, header_row);
+    worksheet_repeat_columns(ws, 0, kRawRepeatCols - 1);
+    worksheet_print_area(ws, 0, 0, last, static_cast<lxw_col_t>(widest - 1));
+    return core::ok_status();
   }
 
   const SeriesStyle* style_for(const ChartSpec& spec, const std::string& key) {
@@ -303,9 +389,9 @@ class Writer {
   }
 
   /// Inserts chart `c` at row `r`, drawing the table whose header row is `header_row` and
-  /// whose columns start at sheet columns `at`.
+  /// whose columns start at sheet columns `at`; at most `cols` grid columns wide.
   void chart(lxw_worksheet* ws, const Page& p, const Chart& c, lxw_row_t header_row,
-             const std::vector<lxw_col_t>& at, lxw_row_t r) {
+             const std::vector<lxw_col_t>& at, lxw_row_t r, lxw_col_t cols) {
     const Table& t = p.tables[c.table_index];
     if (t.rows.empty() || t.columns.size() < 2) {
       worksheet_write_string(ws, r, 0, ("(chart \"" + c.spec.title + "\" omitted: no data)").c_str(), note_);
@@ -336,17 +422,21 @@ class Writer {
     if (c.spec.x_log_base) chart_axis_set_log_base(ch->x_axis, static_cast<uint16_t>(c.spec.x_log_base));
     if (c.spec.y_log_base) chart_axis_set_log_base(ch->y_axis, static_cast<uint16_t>(c.spec.y_log_base));
     if (t.columns[0].key == "round" && c.spec.type == ChartType::Scatter) {
+      // The x axis spans exactly the Rounds of the table (a window plot: the window's Rounds).
       chart_axis_set_major_unit(ch->x_axis, 1);
-      chart_axis_set_min(ch->x_axis, t.rows.front()[0].number - 1);
-      chart_axis_set_max(ch->x_axis, t.rows.back()[0].number + 1);
+      chart_axis_set_min(ch->x_axis, t.rows.front()[0].number);
+      chart_axis_set_max(ch->x_axis, t.rows.back()[0].number);
       chart_axis_set_num_format(ch->x_axis, "0");
     }
     if (c.spec.y_range_from_data) set_y_range(ch, t);
     if (!t.columns[1].number_format.empty()) chart_axis_set_num_format(ch->y_axis, t.columns[1].number_format.c_str());
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+    const int page_px = kColPx * static_cast<int>(cols);
+    const int width_px = c.spec.width_px > 0 ? std::min(c.spec.width_px, page_px) : page_px;
     lxw_chart_options opt{};
-    opt.x_scale = c.spec.width_px / 480.0;
+    opt.x_scale = width_px / 480.0;
     opt.y_scale = c.spec.height_px / 288.0;
+    opt.object_position = LXW_OBJECT_MOVE_AND_SIZE;
     worksheet_insert_chart_opt(ws, r, 0, ch, &opt);
   }
 
@@ -369,11 +459,10 @@ class Writer {
 
   lxw_workbook* wb_;
   std::map<lxw_row_t, double> heights_;  // rows of the current sheet with a set height
-  lxw_row_t title_rows_ = 0;             // frozen and repeated on every printed page
-  double title_rows_height_ = 0;
-  std::vector<std::vector<lxw_row_t>> breaks_{1};  // per sheet; must outlive workbook_close
-  lxw_format *title_, *subtitle_, *right_, *bad_banner_, *good_banner_, *section_, *label_, *value_, *deviation_,
-      *caption_, *th_, *note_;
+  std::vector<std::vector<lxw_row_t>> row_breaks_;  // must outlive workbook_close
+  std::vector<std::vector<lxw_col_t>> col_breaks_;
+  lxw_format *small_label_, *small_value_, *test_bar_, *org_, *subtitle_, *bad_banner_, *good_banner_,
+      *section_[4], *section_label_[4], *deviation_, *caption_bar_, *caption_, *table_caption_, *th_, *note_;
   std::map<std::string, lxw_format*> numbers_;
 };
 

@@ -99,9 +99,11 @@ NLOHMANN_JSON_SERIALIZE_ENUM(RunState, {{RunState::Running, "running"},
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BlockSizeShare, bytes, percent)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessZone, io_pct, range_pct)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ArSegmentation, count, segment_bytes, align_bytes, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSpec, pattern, read_pct, block_bytes, bs_split,
                                                 threads, queue_depth, seconds, bytes_limit,
-                                                active_range_pct, zones, rate_iops, seed)
+                                                active_range_pct, zones, ar_segments, stream_start_bytes,
+                                                rate_iops, seed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
                                                 p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
                                                 percentile_rel_error)
@@ -113,13 +115,20 @@ inline void from_json(const nlohmann::json& j, HistogramBucket& b) {
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencyHistogramRecord, sub_bucket_bits, max_bit, samples,
                                                 sum_ns, min_ns, max_ns, buckets)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelCounters, device, read_ios, write_ios, read_merges,
+                                                write_merges, read_bytes, write_bytes, host_ios, ticks_ms,
+                                                weighted_ms, busy_ms, wall_ns, avg_in_flight,
+                                                mean_device_time_ns, utilization, in_flight_limit, saturated)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompletionStats, wait_min, reaps, completions_per_reap,
+                                                poll_busy_ns, poll_expired)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, started_wall_ns, seconds,
                                                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                                                 write_iops, iops, mbps, read_mbps, write_mbps, latency,
                                                 read_latency, write_latency, read_histogram,
                                                 write_histogram, cpu_usr_pct, cpu_sys_pct,
-                                                littles_law_oio, completion_poll_ns, ios_per_second,
-                                                io_errors, error)
+                                                littles_law_oio, completion_poll_ns, completion,
+                                                latency_from, submission_latency, kernel, fidelity_flags,
+                                                ios_per_second, stream_end_bytes, io_errors, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
                                                 crypto_erase_in_format, format_applies_to_all_namespaces,
                                                 sanitize_crypto_erase, sanitize_block_erase,
@@ -128,12 +137,16 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HealthSummary, temperature_c, percentage_used,
                                                 media_errors, data_units_written, data_units_read,
                                                 power_on_hours, critical_warning)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PcieLink, source, current_gt_s, current_width, max_gt_s,
+                                                max_width)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceIdentity, kind, path, manufacturer, model, serial,
                                                 firmware, interface, nvme_version, namespace_id,
                                                 capacity_bytes, lba_size, lba_metadata_bytes,
                                                 lba_format_index, physical_block_bytes, capabilities,
-                                                health)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, performed, passed, sampled_blocks,
+                                                health, pcie_link, wwid, nguid, eui64, serial_made_up,
+                                                subsystem_namespaces, subsystem_controllers)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Consent, method, value, exclusivity)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, method, performed, passed, sampled_blocks,
                                                 blocks_still_holding_pattern, expectation, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeRecord, method, chosen_automatically, reason, opcode,
                                                 nsid, cdw, success, status_sct, status_sc, sys_errno,
@@ -165,7 +178,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IdleRecord, requested_ns, measur
                                                 kernel_in_flight_before)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_edition, device_class,
                                                 template_name, definition_file, write_cache_enabled,
-                                                active_range_pct, threads, queue_depth, cell_seconds,
+                                                active_range_pct, ar_segments, ar_amount_bytes,
+                                                ar_segment_starts_bytes, threads, queue_depth, wipc_threads,
+                                                wipc_queue_depth, cell_seconds,
                                                 spec_cell_seconds, window_rounds, max_rounds,
                                                 continue_past_max, wipc_capacity_multiple,
                                                 data_excursion_limit, slope_excursion_limit,
@@ -188,18 +203,21 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellWindowResult, cell_id, round
                                                 mean_latency_ns, max_latency_ns, p99_999_latency_ns,
                                                 latency, read_latency, write_latency, percentiles_pooled,
                                                 cpu_pct)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, wipc, rounds, complete,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FailedCell, round, cell)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, failed_purges, failed_cells, wipc,
+                                                rounds, complete,
                                                 steady_state_reached, window_first_round,
                                                 window_last_round, final_verdict, window_results,
                                                 findings)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OperatorField, key, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
                                                 os, kernel)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
                                                 run_id, command_line, host, started_wall_ns,
-                                                ended_wall_ns, state, failure, device, write_cache,
-                                                plan, subtests, deviations, transitions)
+                                                ended_wall_ns, state, failure, device, consent, write_cache,
+                                                plan, subtests, deviations, transitions, operator_fields)
 
 }  // namespace pts::model
 

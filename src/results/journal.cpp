@@ -33,15 +33,26 @@ core::Status lock_journal(int fd, const std::string& path) {
 
 }  // namespace
 
-core::Result<LoadedJournal> load_journal(const std::string& run_dir) {
-  struct stat st {};
-  if (::stat(run_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return core::bad_input(run_dir + ": no such run directory");
-  const std::string path = run_dir + "/" + kJournal;
-  auto text = core::read_file(path);
-  if (!text.ok()) return core::bad_input(run_dir + ": no " + kJournal + " (not a run directory)");
-  const std::string& s = *text;
+namespace {
 
+/// Reads all of `fd` from offset 0.
+core::Result<std::string> read_all(int fd, const std::string& path) {
+  std::string out;
+  char buf[1 << 16];
+  for (off_t off = 0;;) {
+    const ssize_t n = ::pread(fd, buf, sizeof buf, off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      return core::Error(ErrorKind::BadInput, "cannot read " + path + ": " + errno_text(err), err);
+    }
+    if (n == 0) return out;
+    out.append(buf, static_cast<size_t>(n));
+    off += n;
+  }
+}
+
+core::Result<LoadedJournal> parse_journal(const std::string& s, const std::string& path) {
   LoadedJournal out;
   RecordBuilder builder;
   size_t pos = 0;
@@ -75,6 +86,51 @@ core::Result<LoadedJournal> load_journal(const std::string& run_dir) {
   if (out.events == 0) return core::bad_input(path + ": the journal holds no complete event");
   out.record = std::move(builder.record());
   return out;
+}
+
+/// Opens RUNDIR/journal.jsonl (never through a symlink) and locks it: exclusively for a
+/// writer, shared for a reader; both fail at once while another process holds it exclusively.
+core::Result<int> open_locked(const std::string& run_dir, bool writer) {
+  struct stat st {};
+  if (::stat(run_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return core::bad_input(run_dir + ": no such run directory");
+  const std::string path = run_dir + "/" + kJournal;
+  const int fd = ::open(path.c_str(), (writer ? O_RDWR | O_APPEND : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ELOOP) return core::Error(ErrorKind::Refused, path + " is a symbolic link: refused", err);
+    return core::Error(ErrorKind::BadInput, run_dir + ": no " + kJournal + " (not a run directory)", err);
+  }
+  if (::flock(fd, (writer ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK)
+      return core::Error(ErrorKind::BadInput, path + ": another ptsuite process is writing this run", err);
+    return core::Error(ErrorKind::Internal, path + ": cannot lock the journal (" + errno_text(err) + ")", err);
+  }
+  return fd;
+}
+
+}  // namespace
+
+core::Result<LoadedJournal> load_journal(const std::string& run_dir) {
+  struct stat st {};
+  if (::stat(run_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return core::bad_input(run_dir + ": no such run directory");
+  const std::string path = run_dir + "/" + kJournal;
+  auto text = core::read_file(path);
+  if (!text.ok()) return core::bad_input(run_dir + ": no " + kJournal + " (not a run directory)");
+  return parse_journal(*text, path);
+}
+
+core::Result<LoadedJournal> load_journal_shared(const std::string& run_dir) {
+  auto fd = open_locked(run_dir, /*writer=*/false);
+  if (!fd.ok()) return fd.take_error();
+  const std::string path = run_dir + "/" + kJournal;
+  auto text = read_all(*fd, path);
+  ::close(*fd);  // the lock goes with it; what was read is a consistent prefix
+  if (!text.ok()) return text.take_error();
+  return parse_journal(*text, path);
 }
 
 JournalSink::JournalSink(std::string run_dir, int fd, model::RunRecord start)
@@ -118,6 +174,31 @@ core::Result<std::unique_ptr<JournalSink>> JournalSink::reopen(const std::string
     return core::Error(ErrorKind::Internal, path + ": cannot cut the torn tail (" + errno_text(err) + ")", err);
   }
   return std::unique_ptr<JournalSink>(new JournalSink(run_dir, fd, loaded.record));
+}
+
+core::Result<ResumableJournal> JournalSink::resume(const std::string& run_dir) {
+  auto fd = open_locked(run_dir, /*writer=*/true);  // the lock first: nobody appends while we read
+  if (!fd.ok()) return fd.take_error();
+  const std::string path = run_dir + "/" + kJournal;
+  auto text = read_all(*fd, path);
+  if (!text.ok()) {
+    ::close(*fd);
+    return text.take_error();
+  }
+  auto loaded = parse_journal(*text, path);
+  if (!loaded.ok()) {
+    ::close(*fd);
+    return loaded.take_error();
+  }
+  if (::ftruncate(*fd, static_cast<off_t>(loaded->valid_bytes)) != 0 || ::fdatasync(*fd) != 0) {
+    const int err = errno;
+    ::close(*fd);
+    return core::Error(ErrorKind::Internal, path + ": cannot cut the torn tail (" + errno_text(err) + ")", err);
+  }
+  ResumableJournal out;
+  out.sink = std::unique_ptr<JournalSink>(new JournalSink(run_dir, *fd, loaded->record));
+  out.loaded = std::move(loaded.value());
+  return out;
 }
 
 core::Status JournalSink::append(const std::string& line) {

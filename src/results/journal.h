@@ -28,8 +28,20 @@ struct LoadedJournal {
 };
 
 /// Reads RUNDIR/journal.jsonl. BadInput when the directory or journal is missing, the first
-/// event is not a header, or any line other than the last is malformed (file:line named).
+/// event is not a header (or its schema_version is newer than this build's), or any line
+/// other than the last is malformed (file:line named).
 core::Result<LoadedJournal> load_journal(const std::string& run_dir);
+
+/// load_journal() under a shared lock (for readers such as `report`): BadInput at once while
+/// a run or resume holds the journal; never follows a symlink.
+core::Result<LoadedJournal> load_journal_shared(const std::string& run_dir);
+
+class JournalSink;
+/// A journal taken over by resume: locked, then read, then its torn tail cut.
+struct ResumableJournal {
+  LoadedJournal loaded;
+  std::unique_ptr<JournalSink> sink;
+};
 
 class JournalSink final : public model::RecordSink {
  public:
@@ -40,6 +52,9 @@ class JournalSink final : public model::RecordSink {
   /// (loaded.valid_bytes) and appends from there; the mirror starts from loaded.record.
   static core::Result<std::unique_ptr<JournalSink>> reopen(const std::string& run_dir,
                                                             const LoadedJournal& loaded);
+  /// For `resume`: takes the journal's lock before reading it (so no other process appends
+  /// between the read and the takeover), replays it, cuts a torn tail and continues it.
+  static core::Result<ResumableJournal> resume(const std::string& run_dir);
   ~JournalSink() override;
 
   core::Status begin(const model::RunRecord& header) override;

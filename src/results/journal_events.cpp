@@ -47,6 +47,8 @@ std::string subtest_end_line(size_t subtest, const model::SubTestRecord& s) {
   json j = s;
   j.erase("rounds");
   j.erase("purge");
+  j.erase("failed_purges");
+  j.erase("failed_cells");
   j.erase("wipc");
   return dump(json{{"event", "subtest_end"}, {"subtest", subtest}, {"summary", j}});
 }
@@ -75,7 +77,15 @@ core::Status replay_line(RecordBuilder& b, std::string_view line, const std::str
   try {
     core::Status st = core::ok_status();
     if (ev == "header") {
-      st = b.begin(j.at("record").get<model::RunRecord>());
+      const auto& rec = j.at("record");
+      const int version = rec.value("schema_version", 0);
+      if (version < 1 || version > model::kRunRecordSchemaVersion)
+        return core::bad_input(origin + ": journal schema_version " + std::to_string(version) +
+                               (version < 1 ? " is not a ptsuite journal's"
+                                            : " is newer than this ptsuite understands (" +
+                                                  std::to_string(model::kRunRecordSchemaVersion) +
+                                                  "); use a newer ptsuite"));
+      st = b.begin(rec.get<model::RunRecord>());
     } else if (ev == "transition") {
       st = b.transition(j.at("transition").get<model::Transition>());
     } else if (ev == "purge") {

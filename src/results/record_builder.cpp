@@ -17,6 +17,7 @@ core::Result<model::SubTestRecord*> RecordBuilder::subtest_at(size_t index) {
 
 core::Status RecordBuilder::begin(const model::RunRecord& header) {
   record_ = header;
+  record_.schema_version = model::kRunRecordSchemaVersion;  // the record is written by this code now
   if (record_.subtests.size() < record_.plan.subtests.size()) {
     record_.subtests.resize(record_.plan.subtests.size());
     for (size_t i = 0; i < record_.subtests.size(); ++i) record_.subtests[i].id = record_.plan.subtests[i].id;
@@ -37,7 +38,13 @@ core::Status RecordBuilder::transition(const model::Transition& t) {
 core::Status RecordBuilder::purge(size_t subtest, const model::PurgeRecord& p) {
   auto st = subtest_at(subtest);
   if (!st.ok()) return st.take_error();
-  (*st)->purge = p;
+  auto& sub = **st;
+  // An earlier attempt that did not settle (failed, not verified, not accepted) was repeated.
+  if (sub.purge && !model::purge_settled(*sub.purge)) sub.failed_purges.push_back(*sub.purge);
+  sub.purge = p;
+  // The deviations a purge implies come from its record, not from separate journal lines, so
+  // a kill between the purge line and the next cannot lose them.
+  for (auto& [code, text] : model::purge_deviations(p, sub.id)) (void)deviation(model::Deviation{code, text});
   return core::ok_status();
 }
 
@@ -51,6 +58,10 @@ core::Status RecordBuilder::precondition(size_t subtest, const model::Preconditi
 core::Status RecordBuilder::cell(size_t subtest, uint32_t round, const model::CellResult& result) {
   auto st = subtest_at(subtest);
   if (!st.ok()) return st.take_error();
+  if (result.io_errors > 0) {  // not a result: kept apart, never in a Round
+    (*st)->failed_cells.push_back(model::FailedCell{round, result});
+    return core::ok_status();
+  }
   auto& rounds = (*st)->rounds;
   if (rounds.empty() || rounds.back().round != round) {
     if (!rounds.empty() && round != rounds.back().round + 1)
@@ -98,6 +109,8 @@ core::Status RecordBuilder::subtest_end(size_t subtest, const model::SubTestReco
 }
 
 core::Status RecordBuilder::deviation(const model::Deviation& d) {
+  for (const auto& have : record_.deviations)  // the same words twice say nothing more
+    if (have.code == d.code && have.text == d.text) return core::ok_status();
   record_.deviations.push_back(d);
   return core::ok_status();
 }

@@ -2,7 +2,10 @@
 // memory from the same calls the journal receives. The PTS runner keeps its working state
 // in one, the journal keeps a mirror for run.json, and the journal reader replays
 // journal.jsonl into one — so run.json, the journal and the runner can never disagree on how
-// an event changes the record. May use: core, model.
+// an event changes the record. Some meaning is derived here from the records themselves, so
+// that every reader agrees and no extra journal line can be lost: a cell with I/O errors goes
+// to failed_cells (never a Round); a purge implies its deviations; an unsettled purge that is
+// replaced moves to failed_purges. May use: core, model.
 #pragma once
 
 #include "model/run_record.h"

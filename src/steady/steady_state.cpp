@@ -85,7 +85,9 @@ model::WindowAssessment assess(const std::vector<double>& values, uint32_t first
   w.allowed_slope_excursion = slope_limit * w.average;
   w.data_ok = within(w.data_excursion, w.allowed_data_excursion, w.average);
   w.slope_ok = within(w.slope_excursion, w.allowed_slope_excursion, w.average);
-  w.steady = w.data_ok && w.slope_ok;
+  // A window whose average is 0 (nothing completed) or below is never steady: its limits are
+  // 0, and "no I/O at all, every Round" would otherwise pass both criteria.
+  w.steady = w.data_ok && w.slope_ok && w.average > 0;
   return w;
 }
 

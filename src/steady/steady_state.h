@@ -27,7 +27,8 @@ inline constexpr double kRelativeEpsilon = 1e-9;
 /// the Slope Excursion |slope| × (last_round − first_round), the allowed excursions
 /// (`data_limit` and `slope_limit` × average) and pass/fail per criterion, compared
 /// inclusively at full precision. Needs at least 2 finite values; with fewer (or with a
-/// non-finite value) the window is returned with `steady == false` and no fit.
+/// non-finite value) the window is returned with `steady == false` and no fit. A window whose
+/// average is not positive (nothing completed) is never steady.
 model::WindowAssessment assess_window(const std::vector<double>& values, uint32_t first_round,
                                       double data_limit = 0.20, double slope_limit = 0.10);
 

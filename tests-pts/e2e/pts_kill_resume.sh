@@ -24,12 +24,12 @@ r = json.load(open(sys.argv[1]))
 assert r["state"] == "running", r["state"]
 assert r["subtests"][0]["rounds"], "no round saved"
 PY
-"$PTSUITE" resume "$WORK/killed" --quiet >"$WORK/resume1.out" 2>&1 || { cat "$WORK/resume1.out"; fail "resume after kill -9"; }
-python3 "$HERE/check_run.py" "$PTSUITE" "$WORK/killed" --resumed || fail "audit after kill -9 + resume"
+"$PTSUITE" resume "$WORK/killed" "${CONFIRM_ARGS[@]}" --quiet >"$WORK/resume1.out" 2>&1 || { cat "$WORK/resume1.out"; fail "resume after kill -9"; }
+python3 "$HERE/check_run.py" "$WORK/killed" --resumed || fail "audit after kill -9 + resume"
 echo "kill -9 + resume: ok"
 
 # Ctrl-C (SIGINT) in the middle: exit 130 after the current cell, partial run, then resume
-[ -n "$LOOP" ] || { serial=$("$PTSUITE" info "$TARGET" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["serial"])'); TARGET_ARGS=("$TARGET" --confirm "$serial"); }
+[ -n "$LOOP" ] || { CONFIRM_ARGS=(--confirm "$(confirm_of "$TARGET")"); TARGET_ARGS=("$TARGET" "${CONFIRM_ARGS[@]}"); }
 "$PTSUITE" run latency "${TARGET_ARGS[@]}" --out "$WORK/sigint" --cell-seconds 0.05 --max-rounds 6 --quiet \
   >"$WORK/sigint.out" 2>&1 & BG_PID=$!
 wait_for_cells "$WORK/sigint" 5
@@ -44,7 +44,7 @@ rounds = r["subtests"][0]["rounds"]
 assert rounds and all(c["cell_id"] for rd in rounds for c in rd["cells"])
 PY
 [ -s "$WORK/sigint/latency.xlsx" ] || fail "no partial report after SIGINT"
-"$PTSUITE" resume "$WORK/sigint" --quiet >"$WORK/resume2.out" 2>&1 || { cat "$WORK/resume2.out"; fail "resume after SIGINT"; }
-python3 "$HERE/check_run.py" "$PTSUITE" "$WORK/sigint" --resumed || fail "audit after SIGINT + resume"
+"$PTSUITE" resume "$WORK/sigint" "${CONFIRM_ARGS[@]}" --quiet >"$WORK/resume2.out" 2>&1 || { cat "$WORK/resume2.out"; fail "resume after SIGINT"; }
+python3 "$HERE/check_run.py" "$WORK/sigint" --resumed || fail "audit after SIGINT + resume"
 "$PTSUITE" resume "$WORK/sigint" | grep -q "already complete" || fail "resume of a complete run"
 echo "SIGINT + resume: ok"

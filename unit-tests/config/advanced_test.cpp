@@ -61,14 +61,14 @@ config::TestDefinition def(const std::string& name) {
 
 config::ResolvedPlan resolve(const std::string& name, const config::RunOptions& o = {},
                              const model::DeviceIdentity& id = config::nominal_identity()) {
-  auto r = config::resolve_plan(def(name), o, id);
+  auto r = config::resolve_plan(def(name), o, id, model::EngineLimits{});
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
   return r.ok() ? r.value() : config::ResolvedPlan{};
 }
 
 std::vector<std::string> resolve_errors(const std::string& name, const config::RunOptions& o,
                                         const model::DeviceIdentity& id = config::nominal_identity()) {
-  auto r = config::resolve_plan(def(name), o, id);
+  auto r = config::resolve_plan(def(name), o, id, model::EngineLimits{});
   EXPECT_FALSE(r.ok());
   return r.ok() ? std::vector<std::string>{} : r.error().messages;
 }
@@ -183,7 +183,7 @@ TEST(AdvancedPlans, TcOuterSweepOrder) {
   auto text = replace(text_of("dirth.toml"), "sweep_order = \"toio-descending\"", "sweep_order = \"tc-outer\"");
   auto d = config::parse_definition(text, kDir + "dirth.toml");
   ASSERT_TRUE(d.ok()) << d.error().message();
-  auto r = config::resolve_plan(*d, {}, config::nominal_identity());
+  auto r = config::resolve_plan(*d, {}, config::nominal_identity(), model::EngineLimits{});
   ASSERT_TRUE(r.ok());
   const auto& cells = r->plan.subtests[1].cells;
   EXPECT_EQ(cells[1].id, "tc32-qd32");

@@ -22,7 +22,7 @@ config::TestDefinition def(const std::string& name) {
 
 config::ResolvedPlan resolve(const std::string& name, const config::RunOptions& o,
                              const model::DeviceIdentity& id = config::nominal_identity()) {
-  auto r = config::resolve_plan(def(name), o, id);
+  auto r = config::resolve_plan(def(name), o, id, model::EngineLimits{});
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
   return r.ok() ? r.value() : config::ResolvedPlan{};
 }
@@ -84,7 +84,8 @@ TEST(ResolvePlan, Iops202EnterpriseIsTheSpecMatrix) {
   EXPECT_EQ(s.wipc.read_pct, 0u);
   EXPECT_EQ(s.wipc.block_bytes, 131072u);
   EXPECT_EQ(s.wipc.bytes_limit, 2ull << 40);
-  EXPECT_EQ(s.wipc.threads, 4u);
+  EXPECT_EQ(s.wipc.threads, 1u);  // WIPC's own TC/QD, not the test's TC 4 / QD 32
+  EXPECT_EQ(s.wipc.queue_depth, 32u);
   EXPECT_TRUE(r.deviations.empty());
 }
 
@@ -95,8 +96,9 @@ TEST(ResolvePlan, PtsE11TracksOneVariableAndRecordsTheTcQdChoice) {
   ASSERT_EQ(r.plan.subtests[0].tracking.size(), 1u);
   EXPECT_EQ(r.plan.subtests[0].tracking[0].cell_id, "rw0-bs4096");
   EXPECT_TRUE(r.deviations.empty());
-  ASSERT_EQ(r.notes.size(), 1u);
+  ASSERT_EQ(r.notes.size(), 2u);
   EXPECT_NE(r.notes[0].find("leaves TC/QD to the operator: TC 4 / QD 32 (ptsuite default)"), std::string::npos);
+  EXPECT_NE(r.notes[1].find("WIPC runs at its own TC 1 / QD 32 (definition default"), std::string::npos);
   o.threads = 8;  // the operator's choice: still no deviation
   auto r8 = resolve("iops.toml", o);
   EXPECT_TRUE(r8.deviations.empty());
@@ -112,15 +114,20 @@ TEST(ResolvePlan, ClientSettingsAndWipcRoundedToWholeBlocks) {
   EXPECT_EQ(r.plan.active_range_pct, 75);
   EXPECT_EQ(r.plan.threads, 2u);
   EXPECT_EQ(r.plan.queue_depth, 16u);
-  const uint64_t want = 2 * 1000204886016ull * 3 / 4;  // 1500307329024
+  const uint64_t want = 2 * 1000204886016ull;  // 2 × user capacity, written over the 75 % ActiveRange
   const auto& w = r.plan.subtests[0].wipc;
   EXPECT_EQ(w.bytes_limit % 131072, 0u);
   EXPECT_LE(w.bytes_limit, want);
   EXPECT_GT(w.bytes_limit + 131072, want);
   EXPECT_EQ(w.active_range_pct, 75);
   EXPECT_EQ(r.plan.subtests[0].cells[0].spec.active_range_pct, 75);
-  ASSERT_EQ(r.deviations.size(), 1u);  // one contiguous range instead of 2048 AR Segments
-  EXPECT_EQ(r.deviations[0].code, "active-range-segments");
+  EXPECT_TRUE(r.deviations.empty());  // 2048 AR Segments run as the spec describes them
+  EXPECT_EQ(r.plan.ar_segments.count, 2048u);
+  EXPECT_EQ(r.plan.ar_segments.segment_bytes, 8ull << 20);  // 16 GiB / 2048
+  EXPECT_EQ(r.plan.ar_amount_bytes, 16ull << 30);
+  EXPECT_EQ(r.plan.ar_segment_starts_bytes.size(), 2048u);
+  EXPECT_EQ(r.plan.subtests[0].cells[0].spec.ar_segments, r.plan.ar_segments);
+  EXPECT_EQ(w.ar_segments.count, 0u);  // WIPC writes the whole ActiveRange
 }
 
 TEST(ResolvePlan, FourKnTargetMarksHalfKiBCellsNotApplicable) {
@@ -144,7 +151,7 @@ TEST(ResolvePlan, FourKnTargetMarksHalfKiBCellsNotApplicable) {
 }
 
 TEST(ResolvePlan, TrackingCellThatCannotRunIsBadInput) {
-  auto r = config::resolve_plan(def("iops.toml"), {}, config::nominal_identity(1ull << 40, 8192));
+  auto r = config::resolve_plan(def("iops.toml"), {}, config::nominal_identity(1ull << 40, 8192), model::EngineLimits{});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput);
   EXPECT_NE(r.error().message().find("Tracking Variable RND 4 KiB 0/100 IOPS cannot be measured"), std::string::npos)
@@ -164,7 +171,8 @@ TEST(ResolvePlan, OverridesAreDeviations) {
   EXPECT_EQ(r.plan.cell_seconds, 5);
   EXPECT_EQ(r.plan.spec_cell_seconds, 60);
   EXPECT_EQ(r.plan.max_rounds, 10u);
-  EXPECT_EQ(r.plan.subtests[0].wipc.bytes_limit, 1ull << 40);  // 2 × 1 TiB × 50 %
+  EXPECT_EQ(r.plan.subtests[0].wipc.bytes_limit, 2ull << 40);  // 2 × 1 TiB, over the 50 % ActiveRange
+  EXPECT_EQ(r.plan.subtests[0].wipc.active_range_pct, 50);
   EXPECT_FALSE(r.plan.subtests[0].purge);
   EXPECT_FALSE(r.plan.purge_auto);
   EXPECT_EQ(r.plan.subtests[0].cells[0].spec.seconds, 5);
@@ -213,7 +221,7 @@ TEST(ResolvePlan, RefusalsAreBadInputWithEveryProblem) {
   config::RunOptions o;
   o.pts_edition = "pts-e-1.1";
   o.device_class = "client";
-  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity());
+  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(), model::EngineLimits{});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, core::ErrorKind::BadInput);
   EXPECT_NE(r.error().message().find("PTS-E 1.1 is the enterprise edition"), std::string::npos);
@@ -221,7 +229,7 @@ TEST(ResolvePlan, RefusalsAreBadInputWithEveryProblem) {
   config::RunOptions m;
   m.max_rounds = 3;
   auto id = config::nominal_identity(0);
-  auto r2 = config::resolve_plan(def("iops.toml"), m, id);
+  auto r2 = config::resolve_plan(def("iops.toml"), m, id, model::EngineLimits{});
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().messages.size(), 2u) << r2.error().message();  // max rounds AND capacity
 }
@@ -238,11 +246,64 @@ TEST(ResolvePlan, WorstCaseDuration) {
   auto d = config::estimate_duration(r.plan);
   EXPECT_DOUBLE_EQ(d.rounds_seconds, 56.0 * 60 * 25);  // 23 h 20 min
   EXPECT_EQ(d.subtests[0].wipc_bytes, 2ull << 40);
+  EXPECT_DOUBLE_EQ(d.subtests[0].wipc_seconds, 2.0 * (1ull << 40) / 1e9);  // at the assumed 1000 MB/s
+  EXPECT_DOUBLE_EQ(config::estimate_duration(r.plan, 2000).wipc_seconds, 2.0 * (1ull << 40) / 2e9);
   auto tp = config::estimate_duration(resolve("throughput.toml", {}).plan);
   EXPECT_DOUBLE_EQ(tp.rounds_seconds, 2 * (2.0 * 60 * 25));
   config::RunOptions o;
   o.continue_past_max = true;
   EXPECT_TRUE(config::estimate_duration(resolve("latency.toml", o).plan).unbounded);
+}
+
+TEST(ResolvePlan, WipcHasItsOwnTcQd) {
+  config::RunOptions o;
+  EXPECT_EQ(config::set_run_option(o, "--wipc-threads", "2"), "");
+  EXPECT_EQ(config::set_run_option(o, "--wipc-oio", "64"), "");
+  auto r = resolve("throughput.toml", o);
+  for (const auto& s : r.plan.subtests) {
+    EXPECT_EQ(s.wipc.threads, 2u);
+    EXPECT_EQ(s.wipc.queue_depth, 64u);
+    EXPECT_EQ(s.cells[0].spec.threads, 1u);  // the cells keep the test's TC/QD
+    EXPECT_EQ(s.cells[0].spec.queue_depth, 32u);
+  }
+  EXPECT_EQ(r.plan.wipc_threads, 2u);
+  EXPECT_FALSE(has_deviation(r, "tc-qd"));
+  bool noted = false;
+  for (const auto& n : r.notes) noted |= n.find("WIPC runs at its own TC 2 / QD 64 (operator's choice") != std::string::npos;
+  EXPECT_TRUE(noted);
+  config::RunOptions bad;
+  EXPECT_EQ(config::set_run_option(bad, "--wipc-oio", "0"), "--wipc-oio: '0' is not a WIPC queue depth per thread (1…65536)");
+  EXPECT_EQ(config::set_run_option(bad, "--wipc-threads", "0"), "--wipc-threads: '0' is not a WIPC thread count (1…1024)");
+}
+
+TEST(ResolvePlan, ClientSegmentsThatDoNotFitAreBadInputNamingTheKey) {
+  config::RunOptions o;
+  o.device_class = "client";
+  // 75 % of 2 GiB cannot hold 2048 non-touching 1 MiB segments (IOPS' largest block).
+  auto r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(2ull << 30), model::EngineLimits{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("iops.toml:63: active_range_segments 2048"), std::string::npos)
+      << r.error().message();
+  EXPECT_NE(r.error().message().find("do not fit the ActiveRange"), std::string::npos) << r.error().message();
+  // An AR Amount below 2048 x the largest block cannot hold one block per segment.
+  o.ar_amount_bytes = 1ull << 30;
+  r = config::resolve_plan(def("iops.toml"), o, config::nominal_identity(), model::EngineLimits{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("the AR Amount must be at least 2.0 GiB"), std::string::npos) << r.error().message();
+  // Latency's largest block is 8 KiB: a small amount fits a small target; the override is a deviation.
+  o.ar_amount_bytes = 64ull << 20;
+  auto lat = config::resolve_plan(def("latency.toml"), o, config::nominal_identity(1ull << 30), model::EngineLimits{});
+  ASSERT_TRUE(lat.ok()) << lat.error().message();
+  EXPECT_EQ(lat->plan.ar_segments.segment_bytes, 32768u);
+  EXPECT_TRUE(has_deviation(*lat, "active-range-amount"));
+  // --seed N selects another layout, reproducibly.
+  config::RunOptions seeded = o;
+  seeded.seed = 7;
+  auto a = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30), model::EngineLimits{});
+  auto b = config::resolve_plan(def("latency.toml"), seeded, config::nominal_identity(1ull << 30), model::EngineLimits{});
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->plan.ar_segment_starts_bytes, b->plan.ar_segment_starts_bytes);
+  EXPECT_NE(a->plan.ar_segment_starts_bytes, lat->plan.ar_segment_starts_bytes);
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ TEST(DefinitionZones, ReachEveryCellSpec) {
   auto d = config::parse_definition(kZoned, "z.toml");
   ASSERT_TRUE(d.ok()) << d.error().message();
   ASSERT_EQ(d->zones.size(), 3u);
-  auto r = config::resolve_plan(*d, config::RunOptions{}, config::nominal_identity());
+  auto r = config::resolve_plan(*d, config::RunOptions{}, config::nominal_identity(), model::EngineLimits{});
   ASSERT_TRUE(r.ok()) << r.error().message();
   for (const auto& c : r->plan.subtests[0].cells) EXPECT_EQ(model::zones_text(c.spec.zones), "50/5:30/15:20/80");
   EXPECT_TRUE(r->plan.subtests[0].wipc.zones.empty());  // WIPC is sequential over the whole ActiveRange
@@ -77,11 +77,11 @@ TEST(DefinitionZones, AZoneTooSmallForTheLargestBlockIsRefused) {
   auto d = config::parse_definition(with(kZoned, "50/5:30/15:20/80", "50/0.001:50/99.999"), "z.toml");
   ASSERT_TRUE(d.ok()) << d.error().message();
   // 0.001 % of 1 GiB is ~10 KB: no 64 KiB block fits in zone 1.
-  auto r = config::resolve_plan(*d, config::RunOptions{}, config::nominal_identity(1ull << 30, 512));
+  auto r = config::resolve_plan(*d, config::RunOptions{}, config::nominal_identity(1ull << 30, 512), model::EngineLimits{});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message().find("z.toml:12: [matrix] zone 1 (50/0.001)"), std::string::npos)
       << r.error().message();
   EXPECT_NE(r.error().message().find("less than one 64 KiB block"), std::string::npos) << r.error().message();
   // On a 1 TiB target the same zone holds ~10 MiB: fine.
-  EXPECT_TRUE(config::resolve_plan(*d, config::RunOptions{}, config::nominal_identity()).ok());
+  EXPECT_TRUE(config::resolve_plan(*d, config::RunOptions{}, config::nominal_identity(), model::EngineLimits{}).ok());
 }

@@ -19,7 +19,45 @@ model::DeviceIdentity nvme_with(unsigned bits) {
   c.sanitize_block_erase = bits & 8;
   c.discard = bits & 16;
   c.sanitize_overwrite = bits & 32;
+  id.subsystem_namespaces = 1;  // this namespace is the whole NVM subsystem
+  id.subsystem_controllers = 1;
   return id;
+}
+
+TEST(PurgePolicy, AutoNeverPicksSanitizeWhenTheSubsystemHoldsMore) {
+  // (namespaces, controllers): more than one of either, or not known
+  for (auto [ns, ctrls] : {std::pair{2u, 1u}, std::pair{1u, 2u}, std::pair{0u, 1u}, std::pair{1u, 0u}}) {
+    for (unsigned bits = 0; bits < 64; ++bits) {
+      auto id = nvme_with(bits);
+      id.subsystem_namespaces = ns;
+      id.subsystem_controllers = ctrls;
+      const auto& c = id.capabilities;
+      SCOPED_TRACE("bits " + std::to_string(bits) + " namespaces " + std::to_string(ns) + " controllers " +
+                   std::to_string(ctrls));
+      PurgeMethod want = PurgeMethod::None;
+      if (c.format_nvm && c.crypto_erase_in_format) want = PurgeMethod::FormatCrypto;
+      else if (c.format_nvm) want = PurgeMethod::FormatUser;
+      else if (c.discard) want = PurgeMethod::Discard;
+      auto choice = choose_purge_method(id, std::nullopt);
+      if (want == PurgeMethod::None) {
+        ASSERT_FALSE(choice.ok());
+        if (c.sanitize_crypto_erase || c.sanitize_block_erase) {
+          EXPECT_NE(choice.error().message().find("ask for it with --purge sanitize-"), std::string::npos);
+        }
+        continue;
+      }
+      ASSERT_TRUE(choice.ok());
+      EXPECT_EQ(choice->method, want);
+      if (c.sanitize_crypto_erase || c.sanitize_block_erase) {
+        EXPECT_NE(choice->reason.find("Sanitize not chosen automatically"), std::string::npos) << choice->reason;
+      }
+      if (c.sanitize_crypto_erase) {  // asked for by name it is allowed
+        auto asked = choose_purge_method(id, PurgeMethod::SanitizeCrypto);
+        ASSERT_TRUE(asked.ok());
+        EXPECT_FALSE(asked->automatic);
+      }
+    }
+  }
 }
 
 TEST(PurgePolicy, EveryNvmeCapabilityCombination) {

@@ -79,7 +79,7 @@ plan-nominal)
   has out "RND 1024 KiB 100/0 IOPS"
   has out "= 2199023255552 bytes"
   has out "worst case 25 Rounds = 23 h 20 min"
-  has out "duration depends on the drive"
+  has out "at an assumed 1000 MB/s (--wipc-mbps; the drive decides)"
   has out "Deviations from the spec: none"
   run 0 plan lat --pts pts-e-1.1 --cell-seconds 2 --max-rounds 6 --lba-size 4096
   has out "TC 1 / QD 1"
@@ -123,7 +123,7 @@ plan-4kn-loop)
   has out "= 536870912 bytes"
   has out "[cells-not-applicable] main: 7 cell(s) not run on this 4096-byte LBA format"
   run 0 plan tp "$LOOP" --active-range 50
-  has out "1024 KiB write, TC 1 / QD 32, 2 x capacity x 50 % ActiveRange = 268435456 bytes"
+  has out "SEQ 1024 KiB write over the 50 % ActiveRange, TC 1 / QD 32, 2 x user capacity = 536870912 bytes"
   has out "[active-range] ActiveRange 50 % instead of the 100 %"
   ;;
 list)

@@ -28,21 +28,24 @@ serial=$(json_field "$T/info.json" serial)
 [ "$(json_field "$T/info.json" capacity_bytes)" = $((8 << 20)) ] && pass "capacity_bytes" || fail "capacity_bytes"
 [ "$(json_field "$T/info.json" purge_auto)" = recreate ] && pass "auto purge = recreate" || fail "purge_auto"
 
-expect_rc "purge with a wrong serial" 3 "$P" purge "$F" --confirm WRONG
-expect_text "says the serial does not match" "does not match the serial"
-untouched "wrong serial"
+[ "$(json_field "$T/info.json" confirm_with)" = "$F" ] && pass "a file is confirmed with its path" || fail "confirm_with"
+expect_rc "purge with a wrong confirmation" 3 "$P" purge "$F" --confirm WRONG
+expect_text "says what confirms it" "does not confirm $F: it takes its path"
+untouched "wrong confirmation"
+expect_rc "purge confirmed with the made-up serial" 3 "$P" purge "$F" --confirm "$serial"
+expect_text "says the serial is made up" "is a name ptsuite made up"
 expect_rc "purge without --confirm (no terminal)" 3 "$P" purge "$F"
-expect_text "asks for --confirm" "--confirm SERIAL"
+expect_text "asks for --confirm" "pass --confirm with its path"
 untouched "no confirmation"
-expect_rc "purge --purge sanitize-crypto on a file" 2 "$P" purge "$F" --confirm "$serial" --purge sanitize-crypto
+expect_rc "purge --purge sanitize-crypto on a file" 2 "$P" purge "$F" --confirm "$F" --purge sanitize-crypto
 expect_text "names the supported methods" "supported: recreate, none"
 untouched "unsupported method"
-expect_rc "purge --purge bogus" 2 "$P" purge "$F" --confirm "$serial" --purge bogus
+expect_rc "purge --purge bogus" 2 "$P" purge "$F" --confirm "$F" --purge bogus
 expect_text "lists the valid methods" "unknown method \(valid: auto, sanitize-crypto"
 expect_rc "purge with --confirm but no value" 2 "$P" purge "$F" --confirm
 untouched "bad flags"
 
-expect_rc "purge of the file" 0 "$P" purge "$F" --confirm "$serial" --json
+expect_rc "purge of the file" 0 "$P" purge "$F" --confirm "$F" --json
 cp "$OUT" "$T/purge.json"
 [ "$(json_field "$T/purge.json" method)" = recreate ] && pass "method recreate" || fail "method"
 [ "$(json_field "$T/purge.json" is_snia_purge)" = false ] && pass "not a SNIA purge" || fail "is_snia_purge"

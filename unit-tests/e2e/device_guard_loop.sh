@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # device_guard_loop.sh PTSUITE — the destructive-target guard on real loop devices (root):
 # refuses a mounted ext4 loop, a loop with a partition table, an active swap loop and a wrong
-# serial (exit 3, nothing written); purges a clean loop by discard and verifies it. Loop
-# devices and mounts are cleaned up on exit. Skips (77) when not root.
+# confirmation (exit 3), and every refused command leaves the checksum of the WHOLE device
+# unchanged; a LOOP-… serial (made up by ptsuite) is no confirmation, the backing file is;
+# purges a clean loop by discard and verifies it. Loop devices and mounts are cleaned up on
+# exit. Skips (77) when not root. (unit-tests/e2e/device_guard_matrix.sh tries every writing
+# command on every case.)
 set -u
 P=$1
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (loop devices, mount)"; exit 77; }
@@ -12,6 +15,7 @@ done
 source "$(dirname "$0")/device_test_lib.sh"
 T=$(mktemp -d /var/tmp/ptsuite-guard.XXXXXX)
 OUT=$T/out
+export PTSUITE_DEMO_TARGET=$T/demo.img
 loops=()
 cleanup() {
   mountpoint -q "$T/mnt" && umount "$T/mnt"
@@ -25,28 +29,38 @@ new_loop() {  # new_loop NAME [losetup options]: a 64 MiB loop device over a fre
   truncate -s 64M "$img"
   [ -n "${PART:-}" ] && printf 'label: gpt\n,16M\n' | sfdisk -q "$img"
   L=$(losetup -f --show "$@" "$img") || { fail "losetup $img"; exit 1; }
+  IMG=$img
   loops+=("$L")
 }
-serial_of() { "$P" info "$1" --json | sed -n 's/^  "serial": "\(.*\)",$/\1/p'; }
-sum_of() { dd if="$1" bs=1M count=64 iflag=direct 2> /dev/null | md5sum; }
+field_of() { "$P" info "$1" --json | sed -n "s/^  \"$2\": \"\\(.*\\)\",\$/\\1/p"; }
+sum_of() { dd if="$1" bs=1M iflag=direct 2> /dev/null | md5sum; }  # the whole device
+# refused NAME DEV CMD...: CMD exits 3 and the whole of DEV reads the same before and after
+refused() {
+  local name=$1 dev=$2 before
+  shift 2
+  before=$(sum_of "$dev")
+  expect_rc "$name" 3 "$@"
+  [ "$(sum_of "$dev")" = "$before" ] && pass "$name: whole device unchanged" || fail "$name: the device changed"
+}
 
 new_loop mounted
 mkfs.ext4 -q "$L" && mkdir -p "$T/mnt" && mount "$L" "$T/mnt" || { fail "mount ext4 on $L"; exit 1; }
 echo data > "$T/mnt/file" && sync
-before=$(sum_of "$L")
-expect_rc "purge of mounted $L" 3 "$P" purge "$L" --confirm "$(serial_of "$L")"
+refused "purge of mounted $L" "$L" "$P" purge "$L" --confirm "$IMG"
 expect_text "says mounted" "it is mounted: $L on $T/mnt \(ext4\)"
-[ "$(sum_of "$L")" = "$before" ] && pass "mounted loop untouched" || fail "mounted loop changed"
 umount "$T/mnt"
 
 PART=1 new_loop partitioned -P
-expect_rc "purge of partitioned $L" 3 "$P" purge "$L" --confirm "$(serial_of "$L")"
-# the kernel's partitions, or the table on disk when the kernel has no partition support
-expect_text "says partitions" "it has partitions \($(basename "$L")p1\)|it has a partition table \(GPT\) on disk"
+for cmd in "purge $L" "spec $L --rw randwrite --seconds 0.2" "run iops $L --out $T/run-part --cell-seconds 0.05"; do
+  # shellcheck disable=SC2086
+  refused "${cmd%% *} of partitioned $L" "$L" "$P" $cmd --confirm "$IMG"
+  # the kernel's partitions, or the table on disk when the kernel has no partition support
+  expect_text "${cmd%% *} says partitions" "it has partitions \($(basename "$L")p1\)|partition table"
+done
 
 new_loop swap
 if mkswap -q "$L" > /dev/null 2>&1 && swapon "$L" 2> /dev/null; then
-  expect_rc "purge of swap $L" 3 "$P" purge "$L" --confirm "$(serial_of "$L")"
+  refused "purge of swap $L" "$L" "$P" purge "$L" --confirm "$IMG"
   expect_text "says swap" "active swap"
   swapoff "$L"
 else
@@ -55,16 +69,18 @@ fi
 
 new_loop clean
 head -c 1M /dev/urandom | dd of="$L" bs=1M oflag=direct 2> /dev/null
-before=$(sum_of "$L")
-serial=$(serial_of "$L")
-[[ $serial == LOOP-*:* ]] && pass "loop serial $serial" || fail "loop serial '$serial'"
-expect_rc "purge of $L with a wrong serial" 3 "$P" purge "$L" --confirm "X$serial"
-[ "$(sum_of "$L")" = "$before" ] && pass "wrong serial: loop untouched" || fail "wrong serial: loop changed"
-expect_rc "purge of clean $L" 0 "$P" purge "$L" --confirm "$serial" --json
+serial=$(field_of "$L" serial)
+[[ $serial == LOOP-*:* ]] && pass "loop serial $serial (made up)" || fail "loop serial '$serial'"
+[ "$(field_of "$L" confirm_with)" = "$IMG" ] && pass "confirm_with names the backing file" || fail "confirm_with"
+refused "purge of $L confirmed with its made-up serial" "$L" "$P" purge "$L" --confirm "$serial"
+expect_text "says the serial is made up" "is a name ptsuite made up"
+refused "purge of $L with a wrong confirmation" "$L" "$P" purge "$L" --confirm "$T/swap.img"
+expect_rc "purge of clean $L" 0 "$P" purge "$L" --confirm "$IMG" --json
 cp "$OUT" "$T/purge.json"
 [ "$(json_field "$T/purge.json" method)" = discard ] && pass "auto method discard" || fail "method"
 [ "$(json_field "$T/purge.json" is_snia_purge)" = false ] && pass "discard is not a SNIA purge" || fail "snia"
 grep -q '"passed": true' "$T/purge.json" && pass "verification passed" || fail "verification"
+grep -q '"method": "backing-file"' "$T/purge.json" && pass "consent recorded: backing-file" || fail "consent"
 [ "$(sum_of "$L")" = "$(head -c 64M /dev/zero | md5sum)" ] && pass "loop reads as zeroes" || fail "loop not zeroed"
 
 echo "== $fails failed check(s)"

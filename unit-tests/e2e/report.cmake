@@ -5,8 +5,9 @@
 #  report_cli             `ptsuite report` on an interrupted run record, and its bad-input paths
 #  report_interrupted_run a real `ptsuite run` stopped by SIGINT, then `ptsuite report` on it
 #  report_real_run        a real Latency run: workbook tables = the window results pts/ stored
-#  report_libreoffice_pdf LibreOffice headless converts two workbooks to PDF; the window page
-#                         is rasterised with pdftoppm for a look by eye
+#  report_libreoffice_pdf every golden workbook (each template has one) printed to PDF by
+#                         LibreOffice: one printed page per report sheet (+ the Raw pages),
+#                         serial and caption on every page; one page of each kind as PNG
 set(pts_report_tests ${CMAKE_CURRENT_LIST_DIR}/../report)
 # Debian's python3-openpyxl serves /usr/bin/python3; prefer it over a python3 earlier in PATH.
 find_program(PTS_REPORT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
@@ -41,7 +42,8 @@ add_test(NAME report_real_run COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_real_run.
 set_tests_properties(report_real_run PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 
 add_test(NAME report_libreoffice_pdf COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_libreoffice.sh ${pts_golden_dir}
-         ${PROJECT_BINARY_DIR}/report-pdf)
+         ${PROJECT_BINARY_DIR}/report-pdf ${PROJECT_SOURCE_DIR}/templates ${pts_report_tests}/check_pdf.py
+         ${PTS_REPORT_PYTHON})
 set_tests_properties(report_libreoffice_pdf PROPERTIES FIXTURES_REQUIRED report_golden SKIP_RETURN_CODE 77
                      TIMEOUT 400 RUN_SERIAL TRUE)
 

@@ -14,8 +14,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$WORK" && mkdir -p "$WORK"
 target=/dev/shm/ptsuite-report-real-$$.img
 trap 'rm -f "$target"' EXIT
+# --meta without '=' is refused before anything is created.
+"$PTSUITE" run latency "$target" --size 32m --out "$WORK/bad" --meta tested_by --quiet > "$WORK/bad.log" 2>&1
+[ $? -eq 2 ] && grep -q -- "--meta 'tested_by': expected key=value" "$WORK/bad.log" || fail "bad --meta: $(cat "$WORK/bad.log")"
+[ ! -e "$target" ] && [ ! -e "$WORK/bad" ] || fail "bad --meta left a target or run dir behind"
 "$PTSUITE" run latency "$target" --size 32m --out "$WORK/run" --cell-seconds 0.05 --max-rounds 8 --quiet \
-  > "$WORK/run.log" 2>&1 || fail "run exit $?: $(tail -5 "$WORK/run.log")"
+  --meta "tested_by=Real Run Lab" --meta form_factor=M.2 > "$WORK/run.log" 2>&1 || fail "run exit $?: $(tail -5 "$WORK/run.log")"
 [ -s "$WORK/run/latency.xlsx" ] || fail "the run wrote no workbook"
 "$PY" - "$WORK/run" <<'PYEOF' || fail "workbook differs from the stored window results"
 import json, math, sys
@@ -53,12 +57,20 @@ for sheet, caption, key, scale in checks:
         if not math.isclose(got, want, rel_tol=1e-9):
             bad += 1
             print(f"{sheet} {kib} KiB {mix}: workbook {got} != run.json window_results {want}")
+fields = {f["key"]: f["value"] for f in rec["operator_fields"]}
+if fields != {"tested_by": "Real Run Lab", "form_factor": "M.2"}:
+    bad += 1
+    print(f"run.json operator_fields {fields}")
+if rec["device"]["pcie_link"]["source"] != "":
+    bad += 1
+    print(f"a file target has a PCIe link: {rec['device']['pcie_link']}")
 banner = ("Steady state achieved" if st["steady_state_reached"] else "Steady state NOT achieved")
 for ws in wb.worksheets:
     text = "\n".join(str(v) for r in ws.iter_rows(values_only=True) for v in r if v is not None)
-    if banner not in text:
-        bad += 1
-        print(f"sheet {ws.title} lacks {banner!r}")
+    for want in (banner, "Real Run Lab", "M.2", "n/a (not a PCIe device)"):
+        if want not in text:
+            bad += 1
+            print(f"sheet {ws.title} lacks {want!r}")
 print(f"{n} window values agree with run.json; window rounds {st['window_first_round']}-{st['window_last_round']}")
 sys.exit(1 if bad else 0)
 PYEOF

@@ -30,7 +30,7 @@ fail=0
 run_case() {
   local name=$1 rw=$2 rpct=$3 bs=$4 threads=$5 qd=$6 p f ratios=() ps=() fs=()
   pts_run() {
-    "$PTSUITE" spec "$file" --rw "$rw" --read-pct "$rpct" --bs "$bs" --threads "$threads" --oio "$qd" \
+    "$PTSUITE" spec "$file" --confirm "$file" --rw "$rw" --read-pct "$rpct" --bs "$bs" --threads "$threads" --oio "$qd" \
       --seconds "$SECONDS_PER_RUN" --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["iops"])'
   }
   fio_run() {

@@ -203,3 +203,21 @@ TEST_F(UringEngineTest, LowDepthPollingIsRecordedAndResultsStayWhole) {
   const auto deep = run(spec_of(100, 32, 0.2));
   EXPECT_EQ(deep.completion_poll_ns, 0u);
 }
+
+// The published queue-depth limit is the kernel's: at the limit the ring is made and the cell
+// runs; one past it, the engine fails at setup (which is why the plan checks it first).
+TEST_F(UringEngineTest, PublishedQueueDepthLimitIsTheKernels) {
+  const auto limits = engine::uring_engine_limits();
+  ASSERT_EQ(limits.max_queue_depth, 32768u);
+  auto at = spec_of(100, limits.max_queue_depth, 0.02);
+  at.block_bytes = 4096;
+  auto ok = engine_->run(at);
+  ASSERT_TRUE(ok.ok()) << ok.error().message();
+  EXPECT_GT(ok->read_ios, 0u);
+  auto past = spec_of(100, limits.max_queue_depth + 1, 0.02);
+  auto refused = engine_->run(past);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("io_uring_queue_init"), std::string::npos) << refused.error().message();
+  EXPECT_GT(limits.min_cell_seconds, 0);
+  EXPECT_GT(limits.max_buffer_bytes_total, 0u);
+}

@@ -141,8 +141,10 @@ TEST(ZonedRun, RealEngineWritesEachZoneItsShare) {
   const std::string path = "/dev/shm/ptsuite-zones-test-" + std::to_string(getpid());
   unlink(path.c_str());
   constexpr uint64_t kBytes = 256ull << 20;
-  auto made = engine::create_file_target(path, kBytes);
-  if (!made) GTEST_SKIP() << made.error().message();
+  // A sparse file (never written: reads as zeroes), so the blocks the run writes show.
+  const int made = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (made < 0 || ftruncate(made, static_cast<off_t>(kBytes)) != 0) GTEST_SKIP() << "cannot create " << path;
+  close(made);
   struct Cleanup {
     std::string p;
     ~Cleanup() { unlink(p.c_str()); }

@@ -3,6 +3,7 @@
 // May use: core, model, device interface.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "device/target_device.h"
@@ -13,7 +14,12 @@ class FakeDevice final : public device::TargetDevice {
  public:
   model::DeviceIdentity id;
   bool guard_refuses = false;
-  bool purge_fails = false;
+  bool purge_fails = false;       ///< the command fails (success false, nothing verified)
+  bool purge_unverified = false;  ///< the command succeeds, the LBA read-back check fails
+  /// Called at every write-cache read, before it answers (a test changes `cache` "behind
+  /// ptsuite's back", as a drive reset or a purge can).
+  std::function<void(int reads)> on_cache_read;
+  int cache_reads = 0;
   model::WriteCacheState cache = model::WriteCacheState::Enabled;
   int identify_calls = 0;
   int guard_calls = 0;
@@ -47,17 +53,24 @@ class FakeDevice final : public device::TargetDevice {
     r.started_wall_ns = 1;
     r.is_snia_purge = true;
     r.success = !purge_fails;
-    r.verification.performed = req.verify;
-    r.verification.passed = !purge_fails;
-    r.verification.sampled_blocks = 64;
+    r.verification.performed = req.verify && !purge_fails;
+    r.verification.passed = !purge_fails && !purge_unverified;
+    r.verification.sampled_blocks = r.verification.performed ? 64 : 0;
+    r.verification.blocks_still_holding_pattern = purge_unverified ? 2 : 0;
     r.verification.expectation = "zeroes";
+    if (purge_unverified) r.verification.detail = "2 of 64 sampled blocks still hold the pattern";
     r.status_text = purge_fails ? "SCT 0 SC 0x0A" : "success";
-    r.accepted_by_operator = purge_fails && req.accept_failure;  // as TargetBase does
+    const bool bad = purge_fails || purge_unverified;
+    r.accepted_by_operator = bad && req.accept_failure;  // as TargetBase does
     if (req.record_out) *req.record_out = r;
-    if (purge_fails && !req.accept_failure) return core::Error(core::ErrorKind::Device, "format failed: SCT 0 SC 0x0A");
+    if (bad && !req.accept_failure)
+      return core::Error(core::ErrorKind::Device, purge_fails ? "format failed: SCT 0 SC 0x0A" : "format not verified");
     return r;
   }
-  core::Result<model::WriteCacheState> write_cache() override { return cache; }
+  core::Result<model::WriteCacheState> write_cache() override {
+    if (on_cache_read) on_cache_read(++cache_reads);
+    return cache;
+  }
   core::Result<model::WriteCacheState> set_write_cache(bool enabled) override {
     cache = enabled ? model::WriteCacheState::Enabled : model::WriteCacheState::Disabled;
     return cache;

@@ -99,6 +99,10 @@ class FakeEngine final : public engine::IoEngine {
     r.latency.max_ns = static_cast<uint64_t>(r.latency.mean_ns * 3 + occ);
     r.latency.p99_999_ns = static_cast<uint64_t>(r.latency.mean_ns * 2);
     r.littles_law_oio = oio;
+    if (spec.pattern == model::AccessPattern::Sequential)  // each stream moves on by its share of the bytes
+      for (uint32_t w = 0; w < spec.threads; ++w)
+        r.stream_end_bytes.push_back((spec.stream_start_bytes.empty() ? 0 : spec.stream_start_bytes[w]) +
+                                     (r.read_bytes + r.write_bytes) / spec.threads);
     for (size_t c : io_error_calls)
       if (c == call) {
         r.io_errors = 1;

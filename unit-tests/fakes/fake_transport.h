@@ -146,7 +146,7 @@ class FakeBlockAccess final : public device::BlockAccess {
 class FakeBlockAccessFactory final : public device::BlockAccessFactory {
  public:
   explicit FakeBlockAccessFactory(std::shared_ptr<FakeDisk> disk) : disk_(std::move(disk)) {}
-  core::Result<std::unique_ptr<device::BlockAccess>> open(const std::string&, bool) override {
+  core::Result<std::unique_ptr<device::BlockAccess>> open(int, const std::string&) override {
     ++disk_->opens;
     return std::unique_ptr<device::BlockAccess>(new FakeBlockAccess(disk_));
   }

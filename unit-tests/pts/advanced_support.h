@@ -19,7 +19,7 @@ inline model::TestPlan shipped_plan(const std::string& name, const config::RunOp
   auto def = config::load_definition(std::string(PTS_SOURCE_DIR) + "/tests-pts/" + name + ".toml");
   EXPECT_TRUE(def.ok()) << (def.ok() ? "" : def.error().message());
   if (!def.ok()) return {};
-  auto r = config::resolve_plan(*def, options, id);
+  auto r = config::resolve_plan(*def, options, id, model::EngineLimits{});
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
   return r.ok() ? r->plan : model::TestPlan{};
 }

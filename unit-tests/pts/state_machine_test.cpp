@@ -207,22 +207,6 @@ TEST(StateMachine, AcceptedPurgeFailureGoesOnAsADeviation) {
   EXPECT_TRUE(has("purge-unverified"));
 }
 
-TEST(StateMachine, IoErrorEndsTheRunAfterJournalingTheCell) {
-  Rig rig(steady_at_8);
-  rig.engine->io_error_calls = {5};  // WIPC, round 1 (3 cells), round 2 cell 1 is call 4, cell 2 call 5
-  auto dir = temp_run_dir("io-error");
-  auto res = rig.start(dir, make_plan());
-  ASSERT_TRUE(res.error);
-  EXPECT_EQ(res.error->kind, core::ErrorKind::Io);
-  EXPECT_EQ(res.record.state, model::RunState::Failed);
-  ASSERT_EQ(res.record.subtests[0].rounds.size(), 2u);
-  EXPECT_EQ(res.record.subtests[0].rounds[1].cells.size(), 2u);
-  EXPECT_EQ(rig.engine->calls.size(), 6u);
-  auto loaded = results::load_journal(dir);
-  ASSERT_TRUE(loaded.ok());
-  EXPECT_EQ(loaded->record.subtests[0].rounds[1].cells.back().io_errors, 1u);
-}
-
 TEST(StateMachine, WriteCacheIsBroughtToThePlanState) {
   Rig rig(steady_at_8);
   rig.device.cache = model::WriteCacheState::Enabled;

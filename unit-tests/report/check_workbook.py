@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """unit-tests/report/check_workbook.py — reads a ptsuite report workbook back with openpyxl
 and checks it against expected.json written by report_fixture_tool: sheet order, header texts
-and banners on every sheet, every table cell (numbers to 1e-9 relative), the stored
-steady-state determinations, the Raw sheet and the CSV.
+and banners on every sheet (operator fields, PCIe link), the four header columns on every
+report sheet, every table cell (numbers to 1e-9 relative), the stored steady-state
+determinations, the window charts (exactly the five SNIA series, x axis = the window Rounds,
+read from the chart XML), the Summary's headline numbers, the Raw sheet and the CSV.
 
-usage: check_workbook.py RUN_DIR [WORKBOOK]    (exit 0 ok, 1 mismatch, 77 openpyxl missing)
+usage: check_workbook.py RUN_DIR [WORKBOOK] [--no-json]   (exit 0 ok, 1 mismatch, 77 openpyxl missing)
+       --no-json: the run has no JSON report to compare with run.json
 """
 import csv
 import json
 import math
 import os
+import re
 import sys
+import zipfile
 
 try:
     import openpyxl
@@ -99,6 +104,59 @@ def check_determination(wb, d):
             problems.append(f"{d['sheet']}: {label}: {got[label]!r} != {value!r}")
 
 
+def sheet_charts(path):
+    """{sheet name: [chart XML text, ...]} from the workbook's parts (openpyxl drops charts)."""
+    z = zipfile.ZipFile(path)
+    names = re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="(rId\d+)"', z.read("xl/workbook.xml").decode())
+    rels = dict(re.findall(r'Id="(rId\d+)"[^>]*Target="([^"]+)"', z.read("xl/_rels/workbook.xml.rels").decode()))
+    out = {}
+    for name, rid in names:
+        sheet = "xl/" + rels[rid]
+        srels = sheet.replace("worksheets/", "worksheets/_rels/") + ".rels"
+        charts = []
+        if srels in z.namelist():
+            for drawing in re.findall(r'Target="\.\./drawings/([^"]+)"', z.read(srels).decode()):
+                drels = "xl/drawings/_rels/" + drawing + ".rels"
+                for chart in re.findall(r'Target="\.\./charts/([^"]+)"', z.read(drels).decode()):
+                    charts.append(z.read("xl/charts/" + chart).decode())
+        out[name.replace("&amp;", "&")] = charts
+    return out
+
+
+def check_window_chart(wb, charts, w):
+    name = w["sheet"]
+    if len(charts.get(name, [])) != 1:
+        problems.append(f"{name}: {len(charts.get(name, []))} charts, expected the window plot only")
+        return
+    xml = charts[name][0]
+    refs = re.findall(r"<c:tx><c:strRef><c:f>([^<]+)</c:f>", xml)
+    ws = wb[name]
+    series = []
+    for ref in refs:
+        cell = ref.split("!")[1].replace("$", "")
+        series.append(ws[cell].value)
+    if series != w["series"]:
+        problems.append(f"{name}: chart series {series} != {w['series']}")
+    x_axis = re.search(r"<c:valAx>.*?</c:valAx>", xml, re.S).group(0)
+    lo = re.search(r'<c:min val="([^"]+)"', x_axis)
+    hi = re.search(r'<c:max val="([^"]+)"', x_axis)
+    if not lo or not hi or float(lo.group(1)) != w["x_min"] or float(hi.group(1)) != w["x_max"]:
+        problems.append(f"{name}: x axis {lo and lo.group(1)}..{hi and hi.group(1)} != "
+                        f"Rounds {w['x_min']}..{w['x_max']}")
+
+
+def check_headlines(wb, headlines):
+    if not headlines:
+        return
+    _, rows = find_table(wb["Summary"], "Headline numbers: stored Measurement Window results")
+    got = {r[0]: r[1] for r in rows or []}
+    for label, value in headlines:
+        if label not in got:
+            problems.append(f"Summary: no headline {label!r}")
+        elif not close(got[label], value):
+            problems.append(f"Summary: {label}: {got[label]!r} != {value!r}")
+
+
 def check_raw(wb, raw, run_dir, csv_spec):
     ws = wb[raw["sheet"]]
     caption = next(line[0] for line in grid(ws)
@@ -123,10 +181,12 @@ def check_raw(wb, raw, run_dir, csv_spec):
 
 
 def main():
-    run_dir = sys.argv[1]
+    no_json = "--no-json" in sys.argv
+    args = [a for a in sys.argv[1:] if a != "--no-json"]
+    run_dir = args[0]
     with open(os.path.join(run_dir, "expected.json")) as f:
         exp = json.load(f)
-    path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(run_dir, exp["workbook"])
+    path = args[1] if len(args) > 1 else os.path.join(run_dir, exp["workbook"])
     wb = openpyxl.load_workbook(path)
     if wb.sheetnames != exp["sheets"]:
         problems.append(f"sheets {wb.sheetnames} != {exp['sheets']}")
@@ -139,24 +199,34 @@ def main():
         for s in exp["every_sheet_absent"]:
             if s in text:
                 problems.append(f"sheet {name!r} must not say {s!r}")
+        if name not in ("Summary", "Deviations", "Raw"):
+            for s in exp["report_sheets_contain"]:
+                if s not in text:
+                    problems.append(f"report sheet {name!r} lacks {s!r}")
         if ws.freeze_panes is None:
             problems.append(f"sheet {name!r} has no frozen header")
     for t in exp["tables"]:
         check_table(wb, t)
     for d in exp["determinations"]:
         check_determination(wb, d)
+    charts = sheet_charts(path)
+    for w in exp["window_charts"]:
+        check_window_chart(wb, charts, w)
+    check_headlines(wb, exp["headlines"])
     check_raw(wb, exp["raw"], run_dir, exp["csv"])
     json_copy = os.path.join(run_dir, exp["workbook"].replace(".xlsx", ".json"))
-    with open(json_copy) as a, open(os.path.join(run_dir, "run.json")) as b:
-        if json.load(a) != json.load(b):
-            problems.append("the JSON report differs from run.json")
+    if not no_json:
+        with open(json_copy) as a, open(os.path.join(run_dir, "run.json")) as b:
+            if json.load(a) != json.load(b):
+                problems.append("the JSON report differs from run.json")
     for p in problems[:60]:
         print("MISMATCH:", p)
     if problems:
         print(f"{len(problems)} mismatches in {path}")
         return 1
     print(f"OK: {path}: {len(wb.sheetnames)} sheets, {len(exp['tables'])} tables, "
-          f"{len(exp['determinations'])} determinations, {exp['raw']['rows']} raw rows checked")
+          f"{len(exp['determinations'])} determinations, {len(exp['window_charts'])} window charts, "
+          f"{len(exp['headlines'])} headlines, {exp['raw']['rows']} raw rows checked")
     return 0
 
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/fixture_record.h"
+#include "report/layout.h"
 #include "report/record_view.h"
 #include "report/report.h"
 #include "report/test_util.h"
@@ -31,56 +32,118 @@ TEST(ReportDocument, IopsSheetsInTemplateOrderWithPageLabels) {
   const Document d = render(fixture::iops_tv6());
   std::vector<std::string> names;
   for (const auto& p : d.pages) names.push_back(p.sheet_name);
-  EXPECT_EQ(names, (std::vector<std::string>{"Convergence", "SS Window 1", "Table", "2D Plot", "3D Plot", "Raw"}));
-  EXPECT_EQ(d.pages[2].header.page_label, "Page 3 of 6");
-  EXPECT_EQ(d.pages[2].header.subtitle, "IOPS – Block Size x RW Mix Matrix");
-  EXPECT_EQ(d.pages[2].header.test_page, "IOPS Report Page");
+  EXPECT_EQ(names, (std::vector<std::string>{"Summary", "Convergence", "SS Window 1", "Table", "2D Plot", "3D Plot",
+                                             "Raw"}));
+  const Page& t = d.pages[3];
+  EXPECT_EQ(t.header.page_label, "Page 4 of 7");
+  EXPECT_EQ(t.header.subtitle, "IOPS – Block Size x RW Mix Matrix");
+  EXPECT_EQ(t.header.test_page, "IOPS Test – Report Page");
+  EXPECT_EQ(t.title, "IOPS – All RW Mix & BS – Tabular Data");
+  EXPECT_EQ(t.caption, "Table 1.4 – IOPS – All RW Mix & BS – Tabular Data");
+  EXPECT_EQ(d.pages[2].caption, "Plot 1.3 – IOPS Steady State Measurement Window – RND 4 KiB 0/100 IOPS");
+  EXPECT_EQ(d.pages[0].kind, PageKind::Summary);
+  EXPECT_EQ(d.pages[6].kind, PageKind::Raw);
 }
 
-TEST(ReportDocument, EveryPageCarriesTheWholeHeaderBlock) {
-  const model::RunRecord rec = fixture::iops_tv6();
+TEST(ReportDocument, EveryPageCarriesTheHeaderBlock) {
+  model::RunRecord rec = fixture::iops_tv6();
+  rec.device.pcie_link = {"simulated", 16, 4, 16, 4};
+  rec.operator_fields = {{"tested_by", "Acme Labs, J. Doe"}, {"lab_ticket", "QA-1234"}, {"nand_type", ""}};
   const Document d = render(rec);
   for (const auto& p : d.pages) {
-    const auto& h = p.header;
-    EXPECT_EQ(h.revision, "Rev. PTS-E 1.1 (enterprise)") << p.sheet_name;
-    EXPECT_EQ(field(h, "Manufacturer"), "Fixture Storage Inc.");
-    EXPECT_EQ(field(h, "Model"), "FX-9000 3.84TB");
-    EXPECT_EQ(field(h, "Serial No."), "FX12345678");
-    EXPECT_EQ(field(h, "Firmware"), "1.2.3A");
-    EXPECT_EQ(field(h, "User capacity"), "3.5 TiB (3840755982336 B)");
-    EXPECT_EQ(field(h, "Interface"), "file");
-    EXPECT_EQ(field(h, "LBA format"), "512 B (LBA format 0)");
-    EXPECT_EQ(field(h, "CPU"), "AMD EPYC 7302P 16-Core Processor × 2");
-    EXPECT_EQ(field(h, "Memory"), "24.0 GiB");
-    EXPECT_EQ(field(h, "OS"), "Debian GNU/Linux 12 (bookworm)");
-    EXPECT_EQ(field(h, "Kernel"), "6.1.0-18-amd64");
-    EXPECT_EQ(field(h, "Test software"), "ptsuite 0.1.0");
-    EXPECT_EQ(field(h, "Git revision"), "0123456789ab");
-    EXPECT_EQ(field(h, "Run start"), "2026-11-18T11:06:40.000Z");
-    EXPECT_EQ(field(h, "Report date"), "2026-11-19T14:53:20.000Z");
-    EXPECT_NE(field(h, "Run end"), "—");
-    EXPECT_EQ(field(h, "Purge method").rfind("file re-created — not a SNIA purge", 0), 0u);
-    EXPECT_NE(field(h, "Purge result").find("completed"), std::string::npos);
-    EXPECT_NE(field(h, "Purge result").find("verified"), std::string::npos);
-    EXPECT_EQ(field(h, "WIPC"), "SEQ 128 KiB W, 2× user capacity: 7.0 TiB of 7.0 TiB written (complete), "
-                                "TC 4 / QD 32 (total OIO 128)");
-    EXPECT_NE(field(h, "WDPC").find("TC 4 / QD 32"), std::string::npos);
-    EXPECT_EQ(field(h, "Write cache"), "disabled (WCD) (required: disabled)");
-    EXPECT_EQ(field(h, "ActiveRange"), "100 %");
-    EXPECT_EQ(field(h, "Data pattern"), "random");
-    EXPECT_EQ(field(h, "TC / QD"), "TC 4 / QD 32 (total OIO 128)");
-    EXPECT_EQ(field(h, "Stimulus"), "RND; R/W mix outer loop 100/0, 95/5, 65/35, 50/50, 35/65, 5/95, 0/100; "
-                                    "block size inner loop 1024 KiB, 128 KiB, 64 KiB, 32 KiB, 16 KiB, 8 KiB, "
-                                    "4 KiB, 0.5 KiB");
-    EXPECT_EQ(field(h, "Rounds"), "5 run (maximum 25)");
-    EXPECT_EQ(field(h, "Measurement Window"), "Rounds 1–5, steady state achieved");
-    EXPECT_EQ(field(h, "Cell duration"), "5 s per cell (spec: 60 s)");
-    ASSERT_EQ(h.deviations.size(), rec.deviations.size());
-    EXPECT_EQ(h.deviations[0], "Cells ran 5 s instead of the 60 s the specification requires. [cell-seconds]");
+    const PageHeader& h = p.header;
+    EXPECT_EQ(h.organisation, "SNIA SSS TWG") << p.sheet_name;
+    EXPECT_EQ(h.revision, "PTS-E 1.1 (enterprise)") << p.sheet_name;
+    EXPECT_EQ(h.run_start, "2026-11-18T11:06:40.000Z");
+    EXPECT_EQ(h.report_date, "2026-11-19T14:53:20.000Z");
+    EXPECT_EQ(h.dut_line, "Fixture Storage Inc. FX-9000 3.84TB · SN FX12345678 · FW 1.2.3A · 3.5 TiB · PCIe Gen4 x4");
+    // Operator fields: the required ones in order ("not stated" when missing or empty), then
+    // the others as given.
+    ASSERT_EQ(h.operator_fields.size(), 6u);
+    EXPECT_EQ(h.operator_fields[0].label, "Tested by");
+    EXPECT_EQ(h.operator_fields[0].value, "Acme Labs, J. Doe");
+    EXPECT_EQ(h.operator_fields[1].value, "not stated");  // test_sponsor missing
+    EXPECT_EQ(h.operator_fields[2].value, "not stated");  // nand_type empty
+    EXPECT_EQ(h.operator_fields[5].label, "lab_ticket");
+    EXPECT_EQ(h.operator_fields[5].value, "QA-1234");
     EXPECT_TRUE(has_banner(h, "Steady state achieved (Measurement Window rounds 1–5)"));
     ASSERT_EQ(h.banners.size(), 1u);
     EXPECT_FALSE(h.banners[0].alert);
+    if (p.kind != PageKind::Report) continue;
+    ASSERT_EQ(h.sections.size(), 4u);
+    EXPECT_EQ(h.sections[0].title, "Test Platform");
+    EXPECT_EQ(h.sections[1].title, "Device Under Test");
+    EXPECT_EQ(h.sections[2].title, "Set-up Parameters");
+    EXPECT_EQ(h.sections[3].title, "Test Parameters");
+    EXPECT_EQ(field(h, "Manufacturer"), "Fixture Storage Inc.");
+    EXPECT_EQ(field(h, "Serial No."), "FX12345678");
+    EXPECT_EQ(field(h, "Firmware"), "1.2.3A");
+    EXPECT_EQ(field(h, "Capacity"), "3.5 TiB (3840755982336 B)");
+    EXPECT_EQ(field(h, "PCIe link"), "PCIe Gen4 x4");
+    EXPECT_EQ(field(h, "LBA format"), "512 B (LBA format 0)");
+    EXPECT_EQ(field(h, "CPU"), "AMD EPYC 7302P 16-Core Processor × 2");
+    EXPECT_EQ(field(h, "Memory"), "24.0 GiB");
+    EXPECT_EQ(field(h, "Test SW"), "ptsuite 0.1.0");
+    EXPECT_EQ(field(h, "Purge").rfind("file re-created — not a SNIA purge", 0), 0u);
+    EXPECT_NE(field(h, "Purge result").find("verified"), std::string::npos);
+    EXPECT_EQ(field(h, "WIPC"), "SEQ 128 KiB W, 2× user capacity: 7.0 TiB of 7.0 TiB written (complete), "
+                                "TC 4 / QD 32 (OIO 128)");
+    EXPECT_EQ(field(h, "Write cache"), "disabled (WCD) (required: disabled)");
+    EXPECT_EQ(field(h, "TOIO"), "TC 4 / QD 32 (OIO 128)");
+    EXPECT_EQ(field(h, "Rounds"), "5 run (max 25); window Rounds 1–5, steady");
+    EXPECT_EQ(field(h, "Cell duration"), "5 s per cell (spec: 60 s)");
+    ASSERT_EQ(h.deviation_lines.size(), 2u);  // two deviations: both shown, no Deviations page
+    EXPECT_EQ(h.deviation_lines[0], "Cells ran 5 s instead of the 60 s the specification requires. [cell-seconds]");
   }
+}
+
+TEST(ReportDocument, LongDeviationListsGetTheirOwnPage) {
+  model::RunRecord rec = fixture::iops_tv6();
+  for (int i = 0; i < 6; ++i) rec.deviations.push_back({"extra-" + std::to_string(i), "Extra deviation " + std::to_string(i)});
+  const Document d = render(rec);
+  ASSERT_EQ(d.pages[1].sheet_name, "Deviations");
+  EXPECT_EQ(d.pages[1].kind, PageKind::Deviations);
+  EXPECT_EQ(table(d.pages[1], "deviations")->rows.size(), 8u);
+  const Page* w = page(d, "SS Window 1");
+  ASSERT_EQ(w->header.deviation_lines.size(), kHeaderDeviations + 1);
+  EXPECT_EQ(w->header.deviation_lines.back(), "… and 5 more deviations: see the Deviations page.");
+}
+
+TEST(ReportDocument, WindowPageHoldsTheFiveSniaSeries) {
+  const Document d = render(fixture::iops_not_steady_25());
+  for (const char* name : {"SS Window 1", "SS Window 2", "SS Window 3"}) {
+    const Page* p = page(d, name);
+    ASSERT_NE(p, nullptr);
+    const Table* w = table(*p, "window");
+    std::vector<std::string> keys;
+    for (const auto& c : w->columns) keys.push_back(c.key);
+    EXPECT_EQ(keys, (std::vector<std::string>{"round", "value", "average", "band_hi10", "band_lo10", "fit"}));
+    ASSERT_EQ(w->rows.size(), 5u);
+    EXPECT_EQ(w->rows.front()[0].number, 21);  // the window's Rounds only
+    EXPECT_EQ(w->rows.back()[0].number, 25);
+    ASSERT_EQ(p->charts.size(), 1u);
+    EXPECT_NE(table(*p, "determination"), nullptr);  // on the same page
+  }
+}
+
+TEST(ReportDocument, SummaryNumbersAreTheStoredOnes) {
+  model::RunRecord rec = fixture::latency_steady();
+  const Document d = render(rec);
+  const Page& s = d.pages[0];
+  ASSERT_EQ(s.kind, PageKind::Summary);
+  const Table* h = table(s, "headlines");
+  ASSERT_NE(h, nullptr);
+  const auto* w = find_window_result(rec.subtests[0], "rw0-bs4096");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(h->rows[0][0].text, "RND 4 KiB write ART (R/W 0/100)");
+  EXPECT_DOUBLE_EQ(h->rows[0][1].number, w->mean_latency_ns / 1e6);
+  EXPECT_DOUBLE_EQ(h->rows[2][1].number, w->p99_999_latency_ns / 1e6);
+  EXPECT_DOUBLE_EQ(h->rows[4][1].number, static_cast<double>(w->max_latency_ns) / 1e6);
+  const Table* v = table(s, "verdicts");
+  ASSERT_EQ(v->rows.size(), 1u);
+  EXPECT_EQ(v->rows[0][2].text, "achieved, Rounds 3–7");
+  EXPECT_DOUBLE_EQ(v->rows[0][4].number, rec.subtests[0].final_verdict->variables[0].window.average / 1e6);
+  EXPECT_EQ(table(s, "deviations")->rows.size(), rec.deviations.size());
 }
 
 TEST(ReportDocument, Tv6DeterminationShowsThePublishedFigures) {
@@ -108,23 +171,27 @@ TEST(ReportDocument, Tv6DeterminationShowsThePublishedFigures) {
   ASSERT_EQ(w->rows.size(), 5u);
   EXPECT_DOUBLE_EQ(w->rows[1][1].number, 11823.2);
   EXPECT_DOUBLE_EQ(w->rows[1][3].number, 1.1 * 11726.8);
-  EXPECT_DOUBLE_EQ(w->rows[1][6].number, 0.8 * 11726.8);
-  EXPECT_NEAR(w->rows[4][7].number, -6.4 * 5 + 11746, 1e-9);
+  EXPECT_DOUBLE_EQ(w->rows[1][4].number, 0.9 * 11726.8);
+  EXPECT_NEAR(w->rows[4][5].number, -6.4 * 5 + 11746, 1e-9);
 }
 
-TEST(ReportDocument, MatrixIsTheMeanOverTheWindowRoundsOnly) {
+TEST(ReportDocument, MatrixShowsTheStoredWindowResultsNeverRecomputesThem) {
   model::RunRecord rec = fixture::iops_not_steady_25();
-  // A wild value outside the window (Round 3) must not move the table.
+  // A wild value outside the window (Round 3) must not move the table, and a stored window
+  // result is printed as stored.
   for (auto& c : rec.subtests[0].rounds[2].cells)
     if (c.cell_id == "rw65-bs8192") c.iops = 1e9;
+  double sum = 0;
+  for (uint32_t r = 21; r <= 25; ++r) sum += fixture::cell_value(rec, 0, r, "rw65-bs8192", "iops");
+  for (auto& w : rec.subtests[0].window_results)
+    if (w.cell_id == "rw35-bs16384") w.iops = 4242.5;
   const Document d = render(rec);
   const Table* m = table(*page(d, "Table"), "matrix");
   ASSERT_NE(m, nullptr);
-  double sum = 0;
-  for (uint32_t r = 21; r <= 25; ++r) sum += fixture::cell_value(rec, 0, r, "rw65-bs8192", "iops");
   const TableCell* cell = matrix_cell(*m, 8, "65/35");
   ASSERT_NE(cell, nullptr);
   EXPECT_LT(rel(cell->number, sum / 5), 1e-12);
+  EXPECT_DOUBLE_EQ(matrix_cell(*m, 16, "35/65")->number, 4242.5);
   // 8 rows (0.5 KiB on top … 1024 KiB) × 7 mixes (0/100 left … 100/0).
   ASSERT_EQ(m->rows.size(), 8u);
   EXPECT_EQ(m->rows.front()[0].number, 0.5);
@@ -140,12 +207,14 @@ TEST(ReportDocument, MatrixIsTheMeanOverTheWindowRoundsOnly) {
 
 TEST(ReportDocument, NotSteadySaysSoOnEveryPage) {
   const Document d = render(fixture::iops_not_steady_25());
-  ASSERT_EQ(d.pages.size(), 8u);  // three Tracking Variables → three window pages
+  ASSERT_EQ(d.pages.size(), 10u);  // Summary, Deviations (4 of them) + three window pages
   for (const auto& p : d.pages) {
     EXPECT_TRUE(has_banner(p.header, "Steady state NOT achieved (rounds 21–25 reported)")) << p.sheet_name;
     ASSERT_EQ(p.header.banners.size(), 1u);
     EXPECT_TRUE(p.header.banners[0].alert);  // drawn as a warning
-    EXPECT_EQ(field(p.header, "Measurement Window"), "steady state not achieved (Rounds 21–25 reported)");
+    if (p.kind == PageKind::Report) {
+      EXPECT_EQ(field(p.header, "Rounds"), "25 run (max 25); window Rounds 21–25, NOT steady");
+    }
   }
   const Table* det = table(*page(d, "SS Window 1"), "determination");
   EXPECT_EQ(item(*det, "Steady state in this window")->text, "NO");
@@ -177,29 +246,29 @@ TEST(ReportDocument, InterruptedRunIsPartialAndMarkedIncomplete) {
   ASSERT_NE(w, nullptr);
   EXPECT_TRUE(table(*w, "window")->rows.empty());
   EXPECT_FALSE(table(*w, "window")->notes.empty());
-  // A cell that ran in Rounds 1–3 averages three Rounds; one cut off in Round 3 averages two.
+  // No Measurement Window was stored: the matrix is empty and says why (the report computes
+  // no window numbers of its own).
   const Table* m = table(*page(d, "Table"), "matrix");
-  double three = 0, two = 0;
-  for (uint32_t r = 1; r <= 3; ++r) three += fixture::cell_value(rec, 0, r, "rw100-bs4096", "iops");
-  for (uint32_t r = 1; r <= 2; ++r) two += fixture::cell_value(rec, 0, r, "rw0-bs4096", "iops");
-  EXPECT_LT(rel(matrix_cell(*m, 4, "100/0")->number, three / 3), 1e-12);
-  EXPECT_LT(rel(matrix_cell(*m, 4, "0/100")->number, two / 2), 1e-12);
+  EXPECT_EQ(matrix_cell(*m, 4, "100/0")->type, TableCell::Type::Empty);
+  bool noted = false;
+  for (const auto& n : m->notes) noted |= n.find("no Measurement Window result yet") != std::string::npos;
+  EXPECT_TRUE(noted);
 }
 
 TEST(ReportDocument, ThroughputRepeatsPerSubtestAndNamesEachPurge) {
   const Document d = render(fixture::throughput_two_subtests());
   std::vector<std::string> names;
   for (const auto& p : d.pages) names.push_back(p.sheet_name);
-  EXPECT_EQ(names, (std::vector<std::string>{"Convergence bs128k", "Convergence bs1024k", "SS Window 1",
+  EXPECT_EQ(names, (std::vector<std::string>{"Summary", "Convergence bs128k", "Convergence bs1024k", "SS Window 1",
                                              "SS Window 2", "Table", "Raw"}));
   // A sub-test page shows its own set-up; the run-wide pages list both sub-tests.
-  EXPECT_EQ(field(d.pages[1].header, "WIPC").rfind("SEQ 1024 KiB W", 0), 0u);
+  EXPECT_EQ(field(d.pages[2].header, "WIPC").rfind("SEQ 1024 KiB W", 0), 0u);
   int purges = 0;
   for (const auto& s : page(d, "Table")->header.sections)
     for (const auto& f : s.fields)
-      if (f.label == "Purge method") ++purges;
+      if (f.label == "Purge") ++purges;
   EXPECT_EQ(purges, 2);
-  EXPECT_EQ(page(d, "Convergence bs1024k")->header.subtitle, "TP – SEQ 1024KiB – Steady State Convergence Plot");
+  EXPECT_EQ(page(d, "Convergence bs1024k")->title, "TP – SEQ 1024KiB – Steady State Convergence Plot");
   const Table* m = table(*page(d, "Table"), "matrix");
   ASSERT_EQ(m->rows.size(), 2u);  // 128 KiB and 1024 KiB
   EXPECT_EQ(m->columns.size(), 3u);  // key + 0/100 + 100/0

@@ -3,6 +3,7 @@
 #include "report/fixture_record.h"
 
 #include <cmath>
+#include <algorithm>
 #include <functional>
 
 namespace pts::report::fixture {
@@ -119,6 +120,41 @@ double tracked(const CellResult& c, Metric m) {
   return 0;
 }
 
+/// What pts stores at the end of a sub-test: each applicable cell's means over the window
+/// Rounds (MRT: the maximum). The fixture's own loop, not pts/'s.
+std::vector<model::CellWindowResult> stored_window_results(const model::SubTestPlan& sp, const model::SubTestRecord& st) {
+  std::vector<model::CellWindowResult> out;
+  for (const auto& c : sp.cells) {
+    if (!c.applicable) continue;
+    model::CellWindowResult w;
+    w.cell_id = c.id;
+    for (const auto& r : st.rounds) {
+      if (r.round < st.window_first_round || r.round > st.window_last_round) continue;
+      for (const auto& x : r.cells) {
+        if (x.cell_id != c.id) continue;
+        ++w.rounds;
+        w.iops += x.iops;
+        w.read_iops += x.read_iops;
+        w.write_iops += x.write_iops;
+        w.mbps += x.mbps;
+        w.read_mbps += x.read_mbps;
+        w.write_mbps += x.write_mbps;
+        w.mean_latency_ns += x.latency.mean_ns;
+        w.p99_999_latency_ns += static_cast<double>(x.latency.p99_999_ns);
+        w.max_latency_ns = std::max(w.max_latency_ns, x.latency.max_ns);
+      }
+    }
+    if (w.rounds) {
+      const double n = w.rounds;
+      for (double* v : {&w.iops, &w.read_iops, &w.write_iops, &w.mbps, &w.read_mbps, &w.write_mbps,
+                        &w.mean_latency_ns, &w.p99_999_latency_ns})
+        *v /= n;
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
 /// Value source: (cell, cell index, round) → IOPS and mean latency.
 using Shape = std::function<void(const CellPlan&, size_t idx, uint32_t round, double& iops, double& mean_ns)>;
 
@@ -195,6 +231,7 @@ void fill_subtest(model::RunRecord& rec, size_t si, uint32_t rounds, const Shape
     }
   }
   st.complete = true;
+  st.window_results = stored_window_results(sp, st);
   rec.subtests.push_back(std::move(st));
 }
 
@@ -270,6 +307,10 @@ std::vector<double> tv6_iops_window() { return {11751.4, 11823.2, 11523.2, 11810
 
 model::RunRecord iops_tv6() {
   model::RunRecord rec = base_record("iops", "IOPS", "pts-e-1.1");
+  rec.device.pcie_link = {"sysfs /sys/devices/pci0000:00/0000:00:01.2/0000:01:00.0", 16, 4, 16, 4};
+  rec.operator_fields = {{"tested_by", "Fixture Lab, A. Tester"}, {"test_sponsor", "Procurement Dept."},
+                         {"nand_type", "TLC"},  {"form_factor", "U.2 2.5in"},
+                         {"notes", "golden fixture"}, {"lab_ticket", "QA-1234"}};
   rec.plan.threads = 4;
   rec.plan.queue_depth = 32;
   rec.plan.subtests.push_back(iops_subtest(rec.plan, false));
@@ -390,6 +431,7 @@ model::RunRecord iops_interrupted() {
   st.window_first_round = st.window_last_round = 0;
   st.steady_state_reached = false;
   st.complete = false;
+  st.window_results.clear();
   rec.state = model::RunState::Interrupted;
   rec.failure = "stopped by SIGINT after Round 3, cell 20";
   rec.ended_wall_ns = st.rounds[2].cells.back().started_wall_ns + 5 * kNsPerS;

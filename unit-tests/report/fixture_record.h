@@ -12,6 +12,7 @@ namespace pts::report::fixture {
 
 /// PTS-E 1.1 IOPS, 56 cells, steady at Round 5: the RND 4 KiB 0/100 Measurement Window is the
 /// published PTS-digest §9 TV-6 window (avg 11726.8, fit −6.4·R + 11746, data excursion 300).
+/// States every operator field (plus an unknown key) and a PCIe Gen4 x4 link.
 model::RunRecord iops_tv6();
 
 /// PTS 2.0.2 IOPS, three Tracking Variables, 25 Rounds, steady state NOT achieved

@@ -55,8 +55,8 @@ TEST(ReportOutput, CsvHasOneRowPerRoundAndCell) {
   size_t lines = 0;
   for (char c : csv) lines += c == '\n';
   EXPECT_EQ(lines, 1u + 25u * 49u);  // header + 25 Rounds × 49 applicable cells
-  EXPECT_EQ(csv.rfind("subtest,round,in_window,round_verdict,cell_id,", 0), 0u);
-  EXPECT_NE(csv.find("\r\nmain,21,yes,not steady,rw100-bs1048576,randread,100,1048576,"), std::string::npos);
+  EXPECT_EQ(csv.rfind("subtest,round,cell_id,in_window,round_verdict,", 0), 0u);
+  EXPECT_NE(csv.find("\r\nmain,21,rw100-bs1048576,yes,not steady,randread,100,1048576,"), std::string::npos);
 }
 
 TEST(ReportOutput, CsvQuotesTextWithSeparators) {

@@ -91,12 +91,15 @@ TEST(ReportFormats, ParsesSubsetsAndRejectsEveryUnknownEntry) {
   EXPECT_TRUE(all->xlsx && all->json && all->csv);
   auto one = parse_report_formats("csv");
   ASSERT_TRUE(one.ok());
-  EXPECT_TRUE(one->csv && !one->xlsx && !one->json);
-  auto bad = parse_report_formats("xlsx,pdf,html");
+  EXPECT_TRUE(one->csv && !one->xlsx && !one->json && !one->pdf);
+  auto pdf = parse_report_formats("pdf");
+  ASSERT_TRUE(pdf.ok());
+  EXPECT_TRUE(pdf->pdf && !pdf->xlsx);
+  auto bad = parse_report_formats("xlsx,docx,html");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().kind, core::ErrorKind::BadInput);
   EXPECT_EQ(bad.error().messages.size(), 2u);
-  EXPECT_NE(bad.error().message().find("--format: unknown format 'pdf'"), std::string::npos);
+  EXPECT_NE(bad.error().message().find("--format: unknown format 'docx'"), std::string::npos);
   EXPECT_FALSE(parse_report_formats("").ok());
   EXPECT_FALSE(parse_report_formats("xlsx,").ok());
 }

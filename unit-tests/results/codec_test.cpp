@@ -66,6 +66,30 @@ TEST(Codec, RoundTripKeepsEveryValue) {
   EXPECT_FALSE(back->device.health.media_errors.has_value());
 }
 
+TEST(Codec, ConfirmedIdentityAndConsentRoundTrip) {
+  auto r = sample_record();
+  r.device.wwid = "eui.0011223344556677";
+  r.device.eui64 = "0011223344556677";
+  r.device.serial_made_up = true;
+  r.device.subsystem_namespaces = 2;
+  r.device.subsystem_controllers = 1;
+  r.consent = {"backing-file", "/var/tmp/x.img", "O_RDWR|O_EXCL|O_DIRECT descriptor on /dev/loop3 (7:3)"};
+  auto back = results::parse_run_json(results::run_record_to_json_text(r), "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->device.wwid, "eui.0011223344556677");
+  EXPECT_EQ(back->device.eui64, "0011223344556677");
+  EXPECT_TRUE(back->device.serial_made_up);
+  EXPECT_EQ(back->device.subsystem_namespaces, 2u);
+  EXPECT_EQ(back->consent.method, "backing-file");
+  EXPECT_EQ(back->consent.value, "/var/tmp/x.img");
+  EXPECT_EQ(back->consent.exclusivity, r.consent.exclusivity);
+  // a record from before these fields loads with them empty
+  auto old = results::parse_run_json(R"({"schema_version":3,"device":{"serial":"S"}})", "mem");
+  ASSERT_TRUE(old.ok()) << old.error().message();
+  EXPECT_EQ(old->consent.method, "");
+  EXPECT_EQ(old->device.wwid, "");
+}
+
 TEST(Codec, EnumsAreReadableStrings) {
   nlohmann::json j = sample_record();
   EXPECT_EQ(j["write_cache"], "disabled");

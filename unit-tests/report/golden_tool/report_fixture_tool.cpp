@@ -29,11 +29,8 @@ json num_or_null(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
 double window_value(const model::RunRecord& r, size_t si, const std::string& id, const std::string& metric,
                     bool max, double scale) {
   const auto& st = r.subtests[si];
-  uint32_t first = st.window_first_round, last = st.window_last_round;
-  if (last == 0) {  // partial record: the last (≤ 5) recorded Rounds
-    last = st.rounds.back().round;
-    first = last >= 5 ? last - 4 : 1;
-  }
+  const uint32_t first = st.window_first_round, last = st.window_last_round;
+  if (last == 0) return std::nan("");  // partial record: no Measurement Window, no window numbers
   double sum = 0, m = -1;
   int n = 0;
   for (uint32_t k = first; k <= last; ++k) {
@@ -90,20 +87,54 @@ json window(const model::RunRecord& r, size_t si, size_t tv, const std::string& 
   json rows = json::array();
   for (size_t i = 0; i < w.values.size(); ++i) {
     const double R = w.first_round + i, a = w.average * scale;
-    rows.push_back({R, w.values[i] * scale, a, 1.1 * a, 0.9 * a, 1.2 * a, 0.8 * a, (w.slope * R + w.intercept) * scale});
+    rows.push_back({R, w.values[i] * scale, a, 1.1 * a, 0.9 * a, (w.slope * R + w.intercept) * scale});
   }
   return {{"sheet", sheet},
           {"caption", "Measurement Window: " + r.plan.subtests[si].tracking[tv].label},
           {"rows", rows}};
 }
 
+/// The window chart of a window page: exactly the five SNIA series, x axis = the window Rounds.
+json window_chart(const model::RunRecord& r, size_t si, size_t tv, const std::string& sheet) {
+  const auto& w = r.subtests[si].final_verdict->variables[tv].window;
+  return {{"sheet", sheet},
+          {"series", {r.plan.subtests[si].tracking[tv].label, "Average", "110 % of average", "90 % of average",
+                      "Least-squares fit"}},
+          {"x_min", w.first_round},
+          {"x_max", w.last_round}};
+}
+
+/// Summary headline rows (label, value): the window mean of a cell's metric from raw cells.
+json headline(const model::RunRecord& r, const std::string& label, const std::string& id, const std::string& metric,
+              bool max, double scale) {
+  return json::array({label, num_or_null(window_value(r, 0, id, metric, max, scale))});
+}
+
+/// What the title rows of every sheet hold (Summary, Deviations, report pages and Raw).
 json common_header(const model::RunRecord& r) {
-  json c = json::array({"SNIA SSS TWG", "Fixture Storage Inc.", "FX-9000 3.84TB", "FX12345678", "1.2.3A",
-                        "3.5 TiB", "3840755982336 B", "AMD EPYC 7302P 16-Core Processor", "24.0 GiB",
+  json c = json::array({"SNIA SSS TWG", "Solid State Storage Performance Test Specification", "Fixture Storage Inc.",
+                        "FX-9000 3.84TB", "SN FX12345678", "FW 1.2.3A", "3.5 TiB", "Report date:", "Test Run Date:",
+                        "Run end:", "Tested by:", "Test sponsor:", "NAND type:", "Form factor:", "Notes:"});
+  if (r.operator_fields.empty()) {
+    c.push_back("not stated");
+    c.push_back("n/a (not a PCIe device)");
+  } else {
+    for (const auto& f : r.operator_fields) {
+      c.push_back(f.value);
+      if (f.key == "lab_ticket") c.push_back("lab_ticket:");
+    }
+    c.push_back("PCIe Gen4 x4");
+  }
+  return c;
+}
+
+/// What the four header columns of every report page hold.
+json report_header(const model::RunRecord& r) {
+  json c = json::array({"Test Platform", "Device Under Test", "Set-up Parameters", "Test Parameters",
+                        "3840755982336 B", "AMD EPYC 7302P 16-Core Processor", "24.0 GiB",
                         "Debian GNU/Linux 12 (bookworm)", "6.1.0-18-amd64", "ptsuite 0.1.0", "0123456789ab",
                         "file re-created — not a SNIA purge", "completed", "verified", "WIPC", "WDPC",
-                        "disabled (WCD)", "ActiveRange", "100 %", "random", "Report date", "Run start", "Run end",
-                        "Cells ran 5 s instead of the 60 s the specification requires.",
+                        "disabled (WCD)", "100 %", "random", "Cells ran 5 s instead of the 60 s the specification requires.",
                         "File target: purged by re-creating the file, which is not a SNIA purge.",
                         "2× user capacity", "5 s per cell (spec: 60 s)"});
   c.push_back(std::to_string(r.device.lba_size) + " B (LBA format 0)");
@@ -119,6 +150,9 @@ json expectations(const Fixture& f) {
   const auto& r = f.record;
   json e;
   e["every_sheet_contains"] = common_header(r);
+  e["report_sheets_contain"] = report_header(r);
+  e["window_charts"] = json::array();
+  e["headlines"] = json::array();
   e["tables"] = json::array();
   e["determinations"] = json::array();
   e["every_sheet_absent"] = json::array();
@@ -126,11 +160,12 @@ json expectations(const Fixture& f) {
   std::vector<uint32_t> iops_reads = {0, 5, 35, 50, 65, 95, 100};
   const std::string iops_caption = "IOPS, mean over the Measurement Window (rows: block size; columns: R/W mix)";
   if (f.name == "iops_tv6" || f.name == "iops_interrupted") {
-    e["sheets"] = {"Convergence", "SS Window 1", "Table", "2D Plot", "3D Plot", "Raw"};
-    for (auto s : {"Rev. PTS-E 1.1 (enterprise)", "TC 4 / QD 32 (total OIO 128)", "RND 4 KiB 0/100 IOPS",
-                   "R/W mix outer loop 100/0, 95/5, 65/35, 50/50, 35/65, 5/95, 0/100",
-                   "block size inner loop 1024 KiB, 128 KiB, 64 KiB, 32 KiB, 16 KiB, 8 KiB, 4 KiB, 0.5 KiB"})
-      e["every_sheet_contains"].push_back(s);
+    e["sheets"] = {"Summary", "Convergence", "SS Window 1", "Table", "2D Plot", "3D Plot", "Raw"};
+    e["every_sheet_contains"].push_back("PTS-E 1.1 (enterprise)");
+    for (auto s : {"TC 4 / QD 32 (OIO 128)", "RND 4 KiB 0/100 IOPS",
+                   "R/W mix (outer) 100/0, 95/5, 65/35, 50/50, 35/65, 5/95, 0/100",
+                   "block size (inner) 1024 KiB, 128 KiB, 64 KiB, 32 KiB, 16 KiB, 8 KiB, 4 KiB, 0.5 KiB"})
+      e["report_sheets_contain"].push_back(s);
     e["tables"].push_back(matrix(r, "Table", iops_caption, iops_sizes, iops_reads, "iops", false, 1));
     e["tables"].push_back(convergence(r, 0, "Convergence", "IOPS per Round, RND R/W 0/100, every block size", 0,
                                       "iops", 1));
@@ -139,6 +174,10 @@ json expectations(const Fixture& f) {
     e["every_sheet_contains"].push_back("Steady state achieved (Measurement Window rounds 1–5)");
     e["every_sheet_absent"] = {"NOT achieved", "INCOMPLETE"};
     e["tables"].push_back(window(r, 0, 0, "SS Window 1", 1));
+    e["window_charts"].push_back(window_chart(r, 0, 0, "SS Window 1"));
+    e["headlines"].push_back(headline(r, "RND 4 KiB write IOPS (R/W 0/100)", "rw0-bs4096", "iops", false, 1));
+    e["headlines"].push_back(headline(r, "RND 4 KiB read IOPS (R/W 100/0)", "rw100-bs4096", "iops", false, 1));
+    e["headlines"].push_back(headline(r, "RND 128 KiB read MB/s (R/W 100/0)", "rw100-bs131072", "mbps", false, 1));
     // PTS-digest §9 TV-6, published figures.
     e["determinations"].push_back({{"sheet", "SS Window 1"},
                                    {"values",
@@ -156,26 +195,33 @@ json expectations(const Fixture& f) {
   if (f.name == "iops_interrupted") {
     e["every_sheet_contains"].push_back("INCOMPLETE RUN — partial results");
     e["every_sheet_contains"].push_back("Steady state NOT determined — partial (rounds 1–3 reported)");
-    e["every_sheet_contains"].push_back("The run was interrupted during Round 3; results are partial.");
+    e["report_sheets_contain"].push_back("The run was interrupted during Round 3; results are partial.");
   }
   if (f.name == "iops_not_steady_25") {
-    e["sheets"] = {"Convergence", "SS Window 1", "SS Window 2", "SS Window 3", "Table", "2D Plot", "3D Plot", "Raw"};
+    e["sheets"] = {"Summary", "Deviations", "Convergence", "SS Window 1", "SS Window 2", "SS Window 3", "Table",
+                   "2D Plot", "3D Plot", "Raw"};
     e["every_sheet_contains"].push_back("Steady state NOT achieved (rounds 21–25 reported)");
-    e["every_sheet_contains"].push_back("Rev. PTS 2.0.2 (enterprise)");
-    e["every_sheet_contains"].push_back("0.5 KiB cells omitted: the namespace uses 4096 B logical blocks.");
+    e["every_sheet_contains"].push_back("PTS 2.0.2 (enterprise)");
+    e["report_sheets_contain"].push_back("0.5 KiB cells omitted: the namespace uses 4096 B logical blocks.");
+    e["report_sheets_contain"].push_back("… and 1 more deviations: see the Deviations page.");
     e["every_sheet_absent"] = {"INCOMPLETE", "Steady state achieved"};
     e["tables"].push_back(matrix(r, "Table", iops_caption, iops_sizes, iops_reads, "iops", false, 1));
-    for (size_t tv = 0; tv < 3; ++tv) e["tables"].push_back(window(r, 0, tv, "SS Window " + std::to_string(tv + 1), 1));
+    for (size_t tv = 0; tv < 3; ++tv) {
+      e["tables"].push_back(window(r, 0, tv, "SS Window " + std::to_string(tv + 1), 1));
+      e["window_charts"].push_back(window_chart(r, 0, tv, "SS Window " + std::to_string(tv + 1)));
+    }
     e["determinations"].push_back(
         {{"sheet", "SS Window 1"}, {"values", {{"Steady state in this window", "NO"}, {"Slope excursion criterion", "NOT met"}}}});
   }
   if (f.name == "throughput") {
-    e["sheets"] = {"Convergence bs128k", "Convergence bs1024k", "SS Window 1", "SS Window 2", "Table", "Raw"};
-    e["every_sheet_contains"].push_back("TC 1 / QD 32 (total OIO 32)");
+    e["sheets"] = {"Summary", "Convergence bs128k", "Convergence bs1024k", "SS Window 1", "SS Window 2", "Table", "Raw"};
+    e["report_sheets_contain"].push_back("TC 1 / QD 32 (OIO 32)");
     e["every_sheet_absent"] = {"NOT achieved", "INCOMPLETE"};
     e["tables"].push_back(matrix(r, "Table", "MB/s (10^6 B/s), mean over each sub-test's Measurement Window",
                                  {131072, 1048576}, {0, 100}, "mbps", false, 1));
     e["tables"].push_back(window(r, 1, 0, "SS Window 2", 1));
+    e["window_charts"].push_back(window_chart(r, 1, 0, "SS Window 2"));
+    e["headlines"].push_back(headline(r, "SEQ 128 KiB read MB/s", "rw100-bs131072", "mbps", false, 1));
     e["determinations"].push_back({{"sheet", "SS Window 2"},
                                    {"values",
                                     {{"Average value", 1072.38},
@@ -188,9 +234,9 @@ json expectations(const Fixture& f) {
                                      {"Least-squares fit", "−3.366·R + 1082.478"}}}});
   }
   if (f.name == "latency") {
-    e["sheets"] = {"Convergence", "SS Window 1", "ART", "5 Nines", "MRT", "IOPS", "Raw"};
+    e["sheets"] = {"Summary", "Convergence", "SS Window 1", "ART", "5 Nines", "MRT", "IOPS", "Raw"};
     e["every_sheet_contains"].push_back("Steady state achieved (Measurement Window rounds 3–7)");
-    e["every_sheet_contains"].push_back("TC 1 / QD 1 (total OIO 1)");
+    e["report_sheets_contain"].push_back("TC 1 / QD 1 (OIO 1)");
     e["every_sheet_absent"] = {"NOT achieved", "INCOMPLETE"};
     const std::vector<uint32_t> sizes = {512, 4096, 8192}, reads = {0, 65, 100};
     e["tables"].push_back(matrix(r, "ART", "ART (ms), mean over the Measurement Window", sizes, reads,
@@ -201,6 +247,10 @@ json expectations(const Fixture& f) {
                                  "max_latency_ns", true, 1e-6));
     e["tables"].push_back(matrix(r, "IOPS", "IOPS, mean over the Measurement Window", sizes, reads, "iops", false, 1));
     e["tables"].push_back(window(r, 0, 0, "SS Window 1", 1e-6));
+    e["window_charts"].push_back(window_chart(r, 0, 0, "SS Window 1"));
+    e["headlines"].push_back(headline(r, "RND 4 KiB write ART (R/W 0/100)", "rw0-bs4096", "mean_latency_ns", false, 1e-6));
+    e["headlines"].push_back(headline(r, "RND 4 KiB write 5 nines (99.999 %)", "rw0-bs4096", "p99_999_ns", false, 1e-6));
+    e["headlines"].push_back(headline(r, "RND 4 KiB write MRT (R/W 0/100)", "rw0-bs4096", "max_latency_ns", true, 1e-6));
   }
   // Raw sheet: every Round's every cell.
   size_t cells = 0;

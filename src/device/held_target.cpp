@@ -1,0 +1,246 @@
+// device/held_target.cpp — acquire_target(), the one guard entry point (see held_target.h).
+// May use: core, model, device, POSIX (stat, xattr).
+#include "device/held_target.h"
+
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "device/exclusive_open.h"
+#include "device/guard.h"
+#include "device/signatures.h"
+#include "device/system_view.h"
+#include "device/targets.h"
+
+namespace pts::device {
+
+namespace {
+
+constexpr const char* kMarkerName = "user.ptsuite";
+constexpr const char* kDemoMarker = "demo-target";
+
+/// Words for the processes whose mount namespace could not be read (see system_view.h).
+std::string unexamined_note(const SystemView& v) {
+  if (v.unexamined.empty()) return "";
+  std::string list;
+  for (const auto& u : v.unexamined) list += (list.empty() ? "" : ", ") + u;
+  return "; mount namespaces not readable: " + list + " (a mount there holds the exclusive claim, so it cannot " +
+         "coexist with this descriptor)";
+}
+
+core::Error refused(const std::string& msg) {
+  return core::Error(core::ErrorKind::Refused, "refused: " + msg + "; nothing was written");
+}
+
+/// The loop device `name`'s backing file, as the system view saw it.
+const LoopEntry* loop_entry(const SystemView& view, const std::string& name) {
+  for (const auto& l : view.loops)
+    if (l.name == name) return &l;
+  return nullptr;
+}
+
+/// Examines a block device (sysfs + the system view) and decides.
+core::Result<BlockUsage> examine_block(const ResolvedTarget& t, const std::string& root, SystemView& view) {
+  auto usage = collect_block_usage(t.block_name, root);
+  if (!usage.ok()) return usage.error();
+  view = read_system_view(root);
+  if (auto g = evaluate_guard(*usage, view); !g.ok()) return g.error();
+  return usage;
+}
+
+/// On-disk signatures through the held descriptor: libblkid, plus ptsuite's own look at the
+/// first 8 KiB for a GPT header that lacks the protective MBR libblkid wants.
+core::Result<std::vector<Signature>> find_signatures(int fd, const std::string& name) {
+  auto found = probe_signatures(fd, name);
+  if (!found.ok()) return found;
+  bool table = false;
+  for (const auto& s : *found) table = table || s.type == "gpt" || s.type == "dos" || s.type == "PMBR";
+  if (table) return found;
+  void* buf = nullptr;
+  if (posix_memalign(&buf, 4096, kPartitionProbeBytes) != 0) return found;
+  const ssize_t n = ::pread(fd, buf, kPartitionProbeBytes, 0);
+  if (n == static_cast<ssize_t>(kPartitionProbeBytes)) {
+    const std::string own = detect_partition_table({static_cast<const uint8_t*>(buf), kPartitionProbeBytes});
+    if (!own.empty()) found->push_back({own, own + " partition table (ptsuite's own check of the first 8 KiB)"});
+  }
+  std::free(buf);
+  return found;
+}
+
+}  // namespace
+
+HeldTarget::~HeldTarget() {
+  device_.reset();  // the device object borrows the descriptor
+  if (fd_ >= 0) ::close(fd_);
+}
+
+core::Status mark_demo_target(const std::string& path) {
+  if (::setxattr(path.c_str(), kMarkerName, kDemoMarker, std::strlen(kDemoMarker), 0) != 0)
+    return core::Error(core::ErrorKind::BadInput, "demo target " + path + ": cannot set ptsuite's marker (" +
+                                                      std::string(kMarkerName) + "): " + std::strerror(errno),
+                       errno);
+  return core::ok_status();
+}
+
+bool carries_demo_marker(const std::string& path) {
+  char buf[32] = {};
+  const ssize_t n = ::getxattr(path.c_str(), kMarkerName, buf, sizeof buf - 1);
+  return n == static_cast<ssize_t>(std::strlen(kDemoMarker)) && std::memcmp(buf, kDemoMarker, n) == 0;
+}
+
+core::Status examine_sibling_namespace(const std::string& block_name, bool force_signatures, const std::string& root) {
+  auto usage = collect_block_usage(block_name, root);
+  if (!usage.ok()) return usage.error();
+  if (auto g = evaluate_guard(*usage, read_system_view(root)); !g.ok()) return g;
+  auto fd = open_block_exclusive(root + "/dev/" + block_name, usage->dev);
+  if (!fd.ok()) return fd.error();
+  auto sigs = find_signatures(*fd, "/dev/" + block_name);
+  ::close(*fd);
+  if (!sigs.ok()) return sigs.error();
+  if (!sigs->empty() && !force_signatures) return signature_refusal("/dev/" + block_name, *sigs);
+  return core::ok_status();
+}
+
+core::Result<ConfirmRules> confirmation_rules_for(const std::string& path, const model::DeviceIdentity& id,
+                                                  const std::string& root) {
+  auto t = resolve_target(path, root);
+  if (!t.ok()) return t.error();
+  if (t->kind == model::TargetKind::File) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return core::bad_input("TARGET " + path + ": " + std::strerror(errno));
+    return confirm_rules(id, std::nullopt, FileKey{st.st_dev, st.st_ino}, "file", path);
+  }
+  auto usage = collect_block_usage(t->block_name, root);
+  if (!usage.ok()) return usage.error();
+  if (t->is_loop) {
+    const SystemView view = read_system_view(root);
+    if (const LoopEntry* l = loop_entry(view, t->block_name))
+      return confirm_rules(id, usage->dev, l->backing, "backing-file", l->backing_path);
+  }
+  return confirm_rules(id, usage->dev, std::nullopt, "", "");
+}
+
+core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path, const AcquireOptions& o) {
+  auto held = std::make_unique<HeldTarget>();
+  ConfirmRules rules;
+  model::Consent consent;
+
+  // A target kind with its own exclusivity (sim:): it opens and claims, we check consent.
+  for (const auto& c : o.claimers) {
+    if (path.rfind(c.prefix, 0) != 0) continue;
+    auto claimed = c.claim(path);
+    if (!claimed.ok()) return claimed.error();
+    held->device_ = std::move(claimed->device);
+    held->claim_ = std::move(claimed->claim);
+    held->resolved_.kind = claimed->kind;
+    held->resolved_.path = path;
+    consent.exclusivity = claimed->exclusivity;
+    rules = claimed->rules;
+    break;
+  }
+
+  if (!held->device_) {
+    auto resolved = resolve_target(path, o.root);
+    if (!resolved.ok()) return resolved.error();
+    held->resolved_ = *resolved;
+    const ResolvedTarget& t = held->resolved_;
+    auto dev = make_target(t, o.block_access);
+    if (!dev.ok()) return dev.error();
+    held->device_ = std::move(dev.value());
+
+    if (t.kind == model::TargetKind::File) {
+      struct stat st {};
+      if (::stat(t.io_path.c_str(), &st) != 0)
+        return core::bad_input("TARGET " + path + ": " + std::strerror(errno));
+      const FileKey key{st.st_dev, st.st_ino};
+      if (!o.demo_path.empty()) {
+        struct stat ds {};
+        if (::stat(o.demo_path.c_str(), &ds) == 0 && FileKey{ds.st_dev, ds.st_ino} == key &&
+            !carries_demo_marker(t.io_path))
+          return refused(path + " is the demo target's path (" + o.demo_path +
+                         ") but does not carry ptsuite's marker (" + kMarkerName +
+                         "): it is not a file ptsuite made; move it away or set PTSUITE_DEMO_TARGET");
+      }
+      const SystemView view = read_system_view(o.root);
+      if (auto g = evaluate_file_guard(path, key, view); !g.ok()) return g.error();
+      auto fd = open_file_exclusive(t.io_path, key, o.root);
+      if (!fd.ok()) return fd.error();
+      held->fd_ = *fd;
+      consent.exclusivity = "O_DIRECT descriptor on " + t.io_path + " (inode " + std::to_string(key.ino) +
+                            ") held for the command; a write lease proved no other process had it open";
+      rules = ConfirmRules{};
+      rules.file = key;
+      rules.file_method = "file";
+      rules.file_path = t.io_path;
+    } else {
+      SystemView view;
+      auto usage = examine_block(t, o.root, view);
+      if (!usage.ok()) return usage.error();
+      auto fd = open_block_exclusive(t.io_path, usage->dev);  // EBUSY: a user the examination could not see
+      if (!fd.ok()) {
+        core::Error e = fd.error();
+        std::string& m = e.messages.front();
+        if (const auto at = m.rfind("; nothing was written"); at != std::string::npos && !view.unexamined.empty())
+          m.insert(at, unexamined_note(view));
+        return e;
+      }
+      held->fd_ = *fd;
+      // Now that we hold the exclusive claim nothing new can mount or claim it: look again
+      // so a mount that raced the first look is caught.
+      SystemView again;
+      if (auto recheck = examine_block(t, o.root, again); !recheck.ok()) return recheck.error();
+      consent.exclusivity = "O_RDWR|O_EXCL|O_DIRECT descriptor on " + t.io_path + " (" + devnum_text(usage->dev) +
+                            ") held for the command" + unexamined_note(again);
+      std::optional<FileKey> backing;
+      std::string backing_path;
+      if (t.is_loop)
+        if (const LoopEntry* l = loop_entry(again, t.block_name)) backing = l->backing, backing_path = l->backing_path;
+      rules.block_dev = usage->dev;
+      if (backing) {
+        rules.file = backing;
+        rules.file_method = "backing-file";
+        rules.file_path = backing_path;
+      }
+    }
+
+    auto sigs = find_signatures(held->fd_, path);
+    if (!sigs.ok()) return sigs.error();
+    if (!sigs->empty()) {
+      if (!o.force_signatures) return signature_refusal(path, *sigs);
+      std::string list;
+      for (const auto& s : *sigs) list += (list.empty() ? "" : "; ") + s.text;
+      held->deviations_.push_back({"force-signatures", "--force-signatures: " + path +
+                                                           " held data that libblkid recognises (" + list +
+                                                           "); the operator chose to overwrite it"});
+    }
+    held->device_->use_held_descriptor(held->fd_, o.force_signatures);
+  }
+
+  auto id = held->device_->identify();
+  if (!id.ok()) return id.error();
+  held->identity_ = *id;
+  const ConfirmRules with_identity = [&] {
+    ConfirmRules r = rules;
+    if (!id->serial_made_up) r.serial = id->serial;
+    r.wwid = id->wwid;
+    return r;
+  }();
+
+  if (o.created_by_ptsuite && held->resolved_.kind == model::TargetKind::File) {
+    consent.method = "created-by-ptsuite";
+    consent.value = held->resolved_.io_path;
+  } else {
+    auto c = check_confirmation(*id, with_identity, o.confirm, o.ask, o.root + "/dev/disk/by-id");
+    if (!c.ok()) return c.error();
+    consent.method = c->method;
+    consent.value = c->value;
+  }
+  held->consent_ = consent;
+  return held;
+}
+
+}  // namespace pts::device

@@ -1,0 +1,112 @@
+// engine/fidelity_check.cpp — see fidelity_check.h.
+#include "engine/fidelity_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace pts::engine {
+
+namespace {
+
+double tc_x_qd(const model::CellResult& c) {
+  return static_cast<double>(c.spec.threads) * static_cast<double>(c.spec.queue_depth);
+}
+
+/// What the kernel's average in flight should reach: TC×QD, or the device's limit when the
+/// device is saturated.
+double kernel_depth_target(const model::CellResult& c) {
+  const double want = tc_x_qd(c);
+  if (c.kernel && c.kernel->saturated) return std::min(want, static_cast<double>(c.kernel->in_flight_limit));
+  return want;
+}
+
+double io_count_gap(const model::CellResult& c) {
+  const double engine = static_cast<double>(c.read_ios + c.write_ios);
+  const double kernel = static_cast<double>(c.kernel->host_ios);
+  if (engine == 0) return kernel == 0 ? 0.0 : 1.0;
+  return std::fabs(kernel - engine) / engine;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+/// "1, 3-5, 7"
+std::string round_list(std::vector<uint32_t> rounds) {
+  std::sort(rounds.begin(), rounds.end());
+  std::string out;
+  for (size_t i = 0; i < rounds.size();) {
+    size_t j = i;
+    while (j + 1 < rounds.size() && rounds[j + 1] == rounds[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(rounds[i]);
+    if (j > i) out += "-" + std::to_string(rounds[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> fidelity_flags(const model::CellResult& c) {
+  std::vector<std::string> flags;
+  const bool paced = c.spec.rate_iops > 0;
+  if (c.kernel && io_count_gap(c) > kIoCountTolerance) flags.push_back("io-count");
+  if (!paced && c.kernel && c.kernel->avg_in_flight < kDepthFloor * kernel_depth_target(c)) flags.push_back("in-flight");
+  if (!paced && c.littles_law_oio < kDepthFloor * tc_x_qd(c)) flags.push_back("littles-law");
+  return flags;
+}
+
+std::string fidelity_deviation_text(const std::string& subtest_id, const std::vector<FlaggedCell>& cells) {
+  struct Worst {
+    std::vector<uint32_t> rounds;
+    double io_gap = -1, in_flight = -1, in_flight_target = 0, little = -1, tc_x_qd = 0;
+    bool saturated = false;
+  };
+  std::map<std::string, Worst> by_cell;  // ordered by id: stable text
+  std::vector<std::string> order;
+  for (const auto& f : cells) {
+    const auto& c = *f.cell;
+    if (c.fidelity_flags.empty()) continue;
+    const std::string id = c.cell_id.empty() ? "(unnamed)" : c.cell_id;
+    if (!by_cell.count(id)) order.push_back(id);
+    Worst& w = by_cell[id];
+    if (f.round) w.rounds.push_back(f.round);
+    w.tc_x_qd = tc_x_qd(c);
+    for (const auto& flag : c.fidelity_flags) {
+      if (flag == "io-count") w.io_gap = std::max(w.io_gap, io_count_gap(c));
+      if (flag == "in-flight" && (w.in_flight < 0 || c.kernel->avg_in_flight < w.in_flight)) {
+        w.in_flight = c.kernel->avg_in_flight;
+        w.in_flight_target = kernel_depth_target(c);
+        w.saturated = c.kernel->saturated;
+      }
+      if (flag == "littles-law" && (w.little < 0 || c.littles_law_oio < w.little)) w.little = c.littles_law_oio;
+    }
+  }
+  if (order.empty()) return "";
+  std::string text = "Sub-test " + subtest_id + ": " + std::to_string(order.size()) +
+                     " cell(s) failed a measurement-fidelity check (engine vs kernel block counters, queue depth "
+                     "held):";
+  for (const auto& id : order) {
+    const Worst& w = by_cell[id];
+    text += " " + id;
+    if (!w.rounds.empty()) text += " (Round " + round_list(w.rounds) + ")";
+    std::vector<std::string> why;
+    if (w.io_gap >= 0) why.push_back("kernel and engine I/O counts differ by up to " + fmt("%.2f", w.io_gap * 100) + " %");
+    if (w.in_flight >= 0)
+      why.push_back("kernel average in flight down to " + fmt("%.2f", w.in_flight) + " of " +
+                    fmt("%g", w.in_flight_target) + (w.saturated ? " (the device's limit; saturated)" : " (TC×QD)"));
+    if (w.little >= 0)
+      why.push_back("IOPS × mean latency down to " + fmt("%.2f", w.little) + " of TC×QD " + fmt("%g", w.tc_x_qd));
+    text += ": ";
+    for (size_t i = 0; i < why.size(); ++i) text += (i ? "; " : "") + why[i];
+    text += ".";
+  }
+  return text;
+}
+
+}  // namespace pts::engine

@@ -1,0 +1,150 @@
+// report/summary_page.cpp — see summary_page.h.
+#include "report/summary_page.h"
+
+#include "core/units.h"
+#include "report/header_block.h"
+#include "report/record_view.h"
+#include "report/tables.h"
+
+namespace pts::report {
+
+namespace {
+
+std::string titled(const model::SubTestPlan& p) { return p.title.empty() ? p.id : p.title; }
+
+Table drive_table(const model::RunRecord& rec) {
+  const auto& d = rec.device;
+  Table t;
+  t.id = "drive";
+  t.caption = "Drive";
+  t.columns = {{"item", "Item", "", 3}, {"value", "Value", "", 9}};
+  auto add = [&](const std::string& k, const std::string& v) {
+    t.rows.push_back({TableCell::str(k), TableCell::str(v.empty() ? "not reported" : v)});
+  };
+  add("Manufacturer / model", (d.manufacturer.empty() ? "" : d.manufacturer + " ") + d.model);
+  add("Serial No.", d.serial);
+  add("Firmware", d.firmware);
+  add("User capacity", core::format_bytes(d.capacity_bytes) + " (" + std::to_string(d.capacity_bytes) + " B)");
+  add("Interface", d.interface + " · " + model::pcie_link_label(d.pcie_link));
+  for (const auto& f : operator_header_fields(rec)) add(f.label, f.value);
+  return t;
+}
+
+std::string window_state(const model::SubTestRecord* st, const model::TestPlan& plan) {
+  if (!st || st->rounds.empty()) return "not run";
+  const ReportedRounds rr = reported_rounds(plan, *st);
+  const std::string r = rounds_label(rr.first, rr.last);
+  if (st->steady_state_reached) return "achieved, " + r;
+  if (rr.from_record) return "NOT achieved (" + r + " reported)";
+  return "NOT determined — partial (" + r + ")";
+}
+
+Table verdict_table(const model::RunRecord& rec) {
+  Table t;
+  t.id = "verdicts";
+  t.caption = "Verdicts: steady state per sub-test and Tracking Variable (as pts stored them)";
+  t.columns = {{"subtest", "Sub-test", "", 2},        {"rounds", "Rounds run", "0"},
+               {"steady", "Steady state", "", 3},     {"tracking", "Tracking Variable", "", 3},
+               {"average", "Window average", "#,##0.0###"}, {"data_ok", "Data excursion", ""},
+               {"slope_ok", "Slope excursion", ""}};
+  for (const auto& p : rec.plan.subtests) {
+    const auto* st = record_for(rec, p);
+    const double rounds = st && !st->rounds.empty() ? st->rounds.back().round : 0;
+    const std::string state = window_state(st, rec.plan);
+    if (p.tracking.empty())
+      t.rows.push_back({TableCell::str(titled(p)), TableCell::num(rounds), TableCell::str(state), TableCell::str("none"),
+                        {}, {}, {}});
+    for (const auto& tv : p.tracking) {
+      const auto* v = find_tracking_verdict(st, tv);
+      std::vector<TableCell> row{TableCell::str(titled(p)), TableCell::num(rounds), TableCell::str(state),
+                                 TableCell::str(tv.label.empty() ? tv.cell_id : tv.label)};
+      if (v) {
+        const TrackingUnit u = tracking_unit(tv.metric);
+        row.push_back(TableCell::num(v->window.average * u.scale));
+        row.push_back(TableCell::str(v->window.data_ok ? "met" : "NOT met"));
+        row.push_back(TableCell::str(v->window.slope_ok ? "met" : "NOT met"));
+      } else {
+        row.push_back(TableCell::str("no determination"));
+        row.push_back({});
+        row.push_back({});
+      }
+      t.rows.push_back(std::move(row));
+    }
+  }
+  return t;
+}
+
+bool matches(const model::CellPlan& c, const CellFilter& f) {
+  if (f.read_pct && c.spec.read_pct != *f.read_pct) return false;
+  if (f.block_bytes && model::max_block_bytes(c.spec) != *f.block_bytes) return false;
+  return true;
+}
+
+Table headline_table(const model::RunRecord& rec, const ReportTemplate& tmpl) {
+  Table t;
+  t.id = "headlines";
+  t.caption = "Headline numbers: stored Measurement Window results";
+  t.columns = {{"label", "Result", "", 4}, {"value", "Value", "#,##0.00##"}, {"unit", "Unit", ""},
+               {"source", "From", "", 6}};
+  for (const auto& h : tmpl.headlines) {
+    const MetricInfo* m = find_metric(h.metric);
+    std::vector<TableCell> row{TableCell::str(h.label)};
+    const model::CellPlan* cell = nullptr;
+    const model::SubTestPlan* sub = nullptr;
+    for (const auto& p : rec.plan.subtests) {
+      if (!h.subtest.empty() && p.id != h.subtest) continue;
+      for (const auto& c : p.cells)
+        if (c.applicable && matches(c, h.filter)) {
+          cell = &c;
+          sub = &p;
+          break;
+        }
+      if (cell) break;
+    }
+    const auto* st = sub ? record_for(rec, *sub) : nullptr;
+    const auto* w = st && cell ? find_window_result(*st, cell->id) : nullptr;
+    const std::optional<double> v = w && m ? window_metric_value(*w, h.metric) : std::nullopt;
+    row.push_back(v ? TableCell::num(*v) : TableCell::str(cell ? "no window result stored" : "no such cell in this run"));
+    row.push_back(TableCell::str(m ? std::string(m->unit) : ""));
+    std::string from;
+    if (cell && st) {
+      const ReportedRounds rr = reported_rounds(rec.plan, *st);
+      from = titled(*sub) + ", " + (cell->label.empty() ? cell->id : cell->label) +
+             (rr.empty() ? "" : ", " + rounds_label(rr.first, rr.last)) +
+             (st->steady_state_reached ? " (steady state)" : " (NOT steady state)");
+    }
+    row.push_back(TableCell::str(from));
+    t.rows.push_back(std::move(row));
+  }
+  if (tmpl.headlines.empty()) t.notes.push_back("This test's template names no headline numbers.");
+  return t;
+}
+
+}  // namespace
+
+Table deviations_table(const model::RunRecord& rec) {
+  Table t;
+  t.id = "deviations";
+  t.caption = "Deviations from " + edition_label(rec.plan.pts_edition) + ", in plain words";
+  t.columns = {{"index", "No.", "0"}, {"deviation", "Deviation [code]", "", 11}};
+  const auto all = deviation_texts(rec);
+  for (size_t i = 0; i < all.size(); ++i)
+    t.rows.push_back({TableCell::num(static_cast<double>(i + 1)), TableCell::str(all[i])});
+  if (all.empty()) t.notes.push_back("None: the run followed the specification.");
+  return t;
+}
+
+Page summary_page(const model::RunRecord& rec, const ReportTemplate& tmpl) {
+  Page page;
+  page.kind = PageKind::Summary;
+  page.title = "Summary – " + (rec.plan.title.empty() ? tmpl.test_name : rec.plan.title) + " of " +
+               (rec.device.model.empty() ? rec.device.serial : rec.device.model);
+  page.tables.push_back(drive_table(rec));
+  page.tables.push_back(verdict_table(rec));
+  page.tables.push_back(headline_table(rec, tmpl));
+  page.tables.push_back(deviations_table(rec));
+  for (size_t i = 0; i < page.tables.size(); ++i) page.tables[i].order = static_cast<int>(i);
+  return page;
+}
+
+}  // namespace pts::report

@@ -1,0 +1,91 @@
+// unit-tests/engine/fidelity_check_test.cpp — the per-cell fidelity checks: I/O counts within
+// 1 % of the kernel's, the kernel's average in flight against TC×QD (or the device's limit
+// when saturated), the Little's-law floor, paced cells exempt from the depth checks, files
+// (no kernel counters) checked on Little's law only, and the deviation text listing cells.
+#include <gtest/gtest.h>
+
+#include "engine/fidelity_check.h"
+
+using namespace pts;
+
+namespace {
+
+model::CellResult cell(uint32_t tc, uint32_t qd, uint64_t engine_ios, uint64_t kernel_ios, double in_flight,
+                       double little) {
+  model::CellResult c;
+  c.cell_id = "rw100-bs4096";
+  c.spec.threads = tc;
+  c.spec.queue_depth = qd;
+  c.read_ios = engine_ios;
+  c.littles_law_oio = little;
+  model::KernelCounters k;
+  k.device = "loop0";
+  k.read_ios = kernel_ios;
+  k.host_ios = kernel_ios;
+  k.avg_in_flight = in_flight;
+  k.in_flight_limit = 128;
+  k.saturated = uint64_t{tc} * qd > 128;
+  c.kernel = k;
+  return c;
+}
+
+using Flags = std::vector<std::string>;
+
+}  // namespace
+
+TEST(FidelityCheck, AHeldCellPasses) {
+  EXPECT_EQ(engine::fidelity_flags(cell(2, 16, 100000, 100990, 31.0, 31.9)), Flags{});
+}
+
+TEST(FidelityCheck, IoCountsMoreThanOnePercentApartAreFlagged) {
+  EXPECT_EQ(engine::fidelity_flags(cell(1, 32, 100000, 98900, 31, 31.9)), Flags{"io-count"});
+  EXPECT_EQ(engine::fidelity_flags(cell(1, 32, 100000, 101100, 31, 31.9)), Flags{"io-count"});
+  EXPECT_EQ(engine::fidelity_flags(cell(1, 32, 100000, 99000, 31, 31.9)), Flags{});  // exactly 1 %
+  EXPECT_EQ(engine::fidelity_flags(cell(1, 32, 0, 5, 31, 31.9)), Flags{"io-count"});
+}
+
+TEST(FidelityCheck, KernelInFlightBelowNinetyPercentOfDepthIsFlagged) {
+  EXPECT_EQ(engine::fidelity_flags(cell(1, 8, 1000, 1000, 7.1, 7.9)), Flags{"in-flight"});
+  EXPECT_EQ(engine::fidelity_flags(cell(1, 8, 1000, 1000, 7.2, 7.9)), Flags{});
+}
+
+TEST(FidelityCheck, SaturatedDeviceIsHeldToItsLimitNotToTcTimesQd) {
+  // 2 × 128 outstanding on a device with 128 tags: 120 in flight is the device full.
+  EXPECT_EQ(engine::fidelity_flags(cell(2, 128, 1000, 1000, 120, 250)), Flags{});
+  EXPECT_EQ(engine::fidelity_flags(cell(2, 128, 1000, 1000, 100, 250)), Flags{"in-flight"});
+}
+
+TEST(FidelityCheck, LittlesLawBelowNinetyPercentIsFlagged) {
+  EXPECT_EQ(engine::fidelity_flags(cell(1, 32, 1000, 1000, 31, 28.0)), Flags{"littles-law"});
+}
+
+TEST(FidelityCheck, PacedCellsSkipTheDepthChecksButNotTheCount) {
+  auto c = cell(1, 32, 1000, 900, 1.0, 1.0);
+  c.spec.rate_iops = 500;
+  EXPECT_EQ(engine::fidelity_flags(c), Flags{"io-count"});
+}
+
+TEST(FidelityCheck, WithoutKernelCountersOnlyLittlesLawIsChecked) {
+  auto c = cell(1, 8, 1000, 0, 0, 5.0);
+  c.kernel.reset();
+  EXPECT_EQ(engine::fidelity_flags(c), Flags{"littles-law"});
+}
+
+TEST(FidelityCheck, DeviationListsCellsWithRoundsAndWorstFigures) {
+  auto a1 = cell(1, 8, 1000, 1000, 5.5, 7.9);
+  auto a2 = cell(1, 8, 1000, 1000, 4.25, 7.9);
+  auto b = cell(1, 8, 1000, 950, 7.5, 6.0);
+  b.cell_id = "rw0-bs512";
+  auto ok = cell(1, 8, 1000, 1000, 7.9, 7.9);
+  for (auto* c : {&a1, &a2, &b, &ok}) c->fidelity_flags = engine::fidelity_flags(*c);
+  model::CellResult a3 = a1;
+  const std::string text = engine::fidelity_deviation_text(
+      "iops", {{1, &a1}, {2, &a2}, {3, &a3}, {5, &a1}, {1, &b}, {1, &ok}});
+  EXPECT_NE(text.find("Sub-test iops: 2 cell(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("rw100-bs4096 (Round 1-3, 5): kernel average in flight down to 4.25 of 8 (TC×QD)"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("rw0-bs512 (Round 1): kernel and engine I/O counts differ by up to 5.00 %; IOPS × mean "
+                      "latency down to 6.00 of TC×QD 8"),
+            std::string::npos) << text;
+  EXPECT_EQ(engine::fidelity_deviation_text("iops", {{1, &ok}}), "");
+}
