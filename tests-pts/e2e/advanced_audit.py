@@ -144,9 +144,10 @@ def audit_hir(rec, journal, blockstat):
             if inside and inside[0][2] != 0:
                 problems.append("HIR %s round %d: %d requests in flight during the idle" % (sid, rnd, inside[0][2]))
         # Access C is continuous: I/O keeps completing. A stall of the engine's threads on a
-        # loaded machine shows as a pause too, so the test is that pauses are a small part of
-        # C (an implementation idling inside C, as one reference tool does in its baseline,
-        # pauses half of it or more) and none is a large part of it.
+        # loaded machine shows as a pause too (on 2 shared cores at load 7, up to ~40 % of a
+        # 0.6 s C was seen), so the test is that pauses stay under half of C (an implementation
+        # idling inside C, as one reference tool does in its baseline, repeats Access A's
+        # writes + idle: half of C or more) and none is a large part of it.
         worst_share = 0.0
         longest = 0
         for start, end, sid in continuous:
@@ -164,7 +165,7 @@ def audit_hir(rec, journal, blockstat):
                     run_start = None
             share = paused / (inside[-1][0] - inside[0][0])
             worst_share = max(worst_share, share)
-            check(share < 0.2, "HIR %s: Access C paused %.0f %% of its time" % (sid, 100 * share))
+            check(share < 0.5, "HIR %s: Access C paused %.0f %% of its time" % (sid, 100 * share))
             check(longest < 0.25 * (end - start), "HIR %s: Access C paused %.1f ms at once" % (sid, longest / 1e6))
         msg += ("; kernel: %d samples, no I/O completed in any idle period; Access C paused at most %.0f %% of its "
                 "time, longest %.1f ms" % (len(rows), 100 * worst_share, longest / 1e6))

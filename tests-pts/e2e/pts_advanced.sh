@@ -5,7 +5,7 @@
 # deviation). Each run directory is audited by advanced_audit.py in its own arithmetic; HIR's
 # idle periods and continuous Access C are checked against the kernel's own block counters,
 # sampled by blockstat_sampler.py while the run goes. Each report workbook must open (openpyxl)
-# with its sheets.
+# with its sheets, and in LibreOffice, printing one page per report sheet (check_pdf.py).
 source "$(dirname "$0")/lib.sh"
 shift
 tests=("$@")
@@ -21,7 +21,7 @@ scaled() {
   cp "$DEFS/$def.toml" "$out"
   while [ $# -gt 0 ]; do
     sed -i -E "s|^$1 = .*|$1 = $2|" "$out"
-    grep -q "^$1 = $2\$" "$out" || fail "could not set $1 in $out"
+    grep -qxF "$1 = $2" "$out" || fail "could not set $1 in $out"
     shift 2
   done
   echo "$out"
@@ -58,15 +58,35 @@ wb = openpyxl.load_workbook(sys.argv[1])
 assert len(wb.sheetnames) >= 3, wb.sheetnames
 print("  workbook: %d sheets: %s" % (len(wb.sheetnames), ", ".join(wb.sheetnames)))
 EOF
+  BOOKS+=("$WORK/$t/$tid.xlsx")
+  SERIALS+=("$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["device"]["serial"])' "$WORK/$t/run.json")")
   echo "$t: ok in $(( ($(date +%s%N) - start) / 1000000 )) ms"
 }
+BOOKS=()
+SERIALS=()
 
 for t in "${tests[@]}"; do
   case $t in
     wsat) run_test wsat --time-scale 0.0001 ;;
-    hir) run_test hir --time-scale 0.001 ;;
+    hir) run_test hir --time-scale 0.002 ;;
     xsr) run_test xsr --time-scale 0.00005 --cell-seconds 0.05 ;;
     dirth | ecw) run_test "$t" --time-scale 0.0002 --threads 4 --oio 8 ;;
     *) fail "unknown test $t" ;;
   esac
 done
+
+# Every workbook opens in LibreOffice and prints one page per report sheet (+ the Raw pages),
+# the serial and the page's caption on each: one soffice call for all of them.
+if command -v soffice >/dev/null && command -v pdftotext >/dev/null; then
+  timeout 600 soffice --headless --norestore "-env:UserInstallation=file://$WORK/lo-profile" \
+    --convert-to pdf --outdir "$WORK/pdf" "${BOOKS[@]}" >"$WORK/soffice.log" 2>&1 || fail "soffice: $(cat "$WORK/soffice.log")"
+  for k in "${!BOOKS[@]}"; do
+    pdf=$WORK/pdf/$(basename "${BOOKS[$k]}" .xlsx).pdf
+    /usr/bin/python3 "$HERE/../../unit-tests/report/check_pdf.py" "${BOOKS[$k]}" "$pdf" "${SERIALS[$k]}" ||
+      fail "$(basename "${BOOKS[$k]}"): LibreOffice pages do not follow the workbook"
+  done
+elif [ -n "${CI:-}" ]; then
+  fail "CI needs LibreOffice (libreoffice-calc-nogui) and poppler-utils to open the workbooks"
+else
+  echo "LibreOffice check skipped: soffice or pdftotext not installed"
+fi
