@@ -30,6 +30,15 @@ const char* metric_label(model::Metric m) {
   return "?";
 }
 
+/// An engine limit a DIRTH/ECW grid point exceeds, named by the definition key that set it.
+std::string grid_limit_message(const TestDefinition& d, const model::CellPlan& cell, std::string msg) {
+  for (const auto& [flag, word] : {std::pair<std::string, std::string>{"--oio ", "QD "}, {"--threads ", "TC "}})
+    for (size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at)) msg.replace(at, flag.size(), word);
+  return d.file + ":" + std::to_string(d.advanced.dirth->grid_line) + ": [dirth] thread_counts x queue_depths: point TC " +
+         std::to_string(cell.spec.threads) + " / QD " + std::to_string(cell.spec.queue_depth) +
+         " is larger than the target supports: " + msg;
+}
+
 void deviate(ResolvedPlan& r, std::string code, std::string text) {
   r.deviations.push_back(model::Deviation{std::move(code), std::move(text)});
 }
@@ -300,8 +309,14 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
   };
   for (const auto& sub : r.plan.subtests) {
     if (sub.wipc_enabled) add_once(check_engine_limits(sub.wipc, limits));
-    for (const auto& cell : sub.cells)
-      if (cell.applicable) add_once(check_engine_limits(cell.spec, limits));
+    for (const auto& cell : sub.cells) {
+      if (!cell.applicable) continue;
+      auto found = check_engine_limits(cell.spec, limits);
+      if (sub.role == model::role::kDirthSweep && cell.id.rfind("tc", 0) == 0 && d.advanced.dirth)
+        for (auto& m : found)  // a grid point: its TC and QD come from the definition, not from flags
+          m = grid_limit_message(d, cell, m);
+      add_once(found);
+    }
   }
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
   r.plan.accept_purge_failure = o.accept_purge_failure;

@@ -322,3 +322,20 @@ TEST(AdvancedBadInput, XsrNeedsThreeGroups) {
 }
 
 }  // namespace
+
+// A TC x QD grid point beyond what the target's engine supports is bad input naming the
+// definition key (file:line), not a flag the operator never gave.
+TEST(AdvancedPlan, GridBeyondEngineLimitsNamesTheDefinitionKey) {
+  model::EngineLimits small;
+  small.engine = "a small engine";
+  small.max_queue_depth = 16;
+  auto r = config::resolve_plan(def("dirth.toml"), {}, config::nominal_identity(), small);
+  ASSERT_FALSE(r.ok());
+  const auto& msgs = r.error().messages;
+  const std::string key = ":" + std::to_string(line_of(text_of("dirth.toml"), "thread_counts =")) +
+                          ": [dirth] thread_counts x queue_depths: point TC ";
+  EXPECT_TRUE(has(msgs, key + "32 / QD 32 is larger than the target supports: QD 32: a small engine keeps at most 16"))
+      << r.error().message();
+  EXPECT_TRUE(has(msgs, key + "1 / QD 32 is larger")) << r.error().message();
+  EXPECT_FALSE(has(msgs, key + "32 / QD 16 is larger")) << r.error().message();  // QD 16 fits
+}
