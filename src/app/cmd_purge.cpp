@@ -1,8 +1,8 @@
 // app/cmd_purge.cpp — `ptsuite purge TARGET --confirm SERIAL [--purge METHOD]
 // [--accept-purge-failure] [--json]`: the purge step of a run on its own (same device code),
-// then prints the PurgeRecord. Order: bad input (exit 2) → guard and serial (exit 3) →
-// purge + verification (exit 4 on failure unless accepted). May use: core, model, device,
-// results (JSON codec), nlohmann json.
+// then prints the PurgeRecord. Order: bad arguments (exit 2) → guard and consent (exit 3) →
+// a --purge the target cannot do (exit 2) → purge + verification (exit 4 on failure unless
+// accepted). May use: core, model, device, results (JSON codec), nlohmann json.
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -105,20 +105,18 @@ int cmd_purge(const Args& args) {
     return core::exit_code(e.kind);
   };
 
-  // Read-only first: an unsupported --purge is bad input (exit 2) before the guard runs.
-  {
-    auto dev = device::open_target(positional[0]);
-    if (!dev.ok()) return fail(dev.error());
-    auto id = (*dev)->identify();
-    if (!id.ok()) return fail(id.error());
-    auto choice = device::choose_purge_method(*id, method);
-    if (!choice.ok() && choice.error().kind == core::ErrorKind::BadInput) return fail(choice.error());
-  }  // (no method at all is a device failure, exit 4: reported after the guard had its say)
-  // The one guard entry point: examination, exclusive descriptor, signatures, consent.
+  // The guard first (argument check -> guard -> anything that touches the device): an in-use
+  // target is exit 3 with its reason whatever --purge says. The one guard entry point:
+  // examination, exclusive descriptor, signatures, consent.
   auto held = device::acquire_target(positional[0], writing_options(confirm, force_signatures));
   if (!held.ok()) return fail(held.error());
   const model::DeviceIdentity* id = &(*held)->identity();
   device::TargetDevice* dev = &(*held)->device();
+  // A --purge this target cannot do is bad input (exit 2), found before anything is written.
+  // (No method at all is a device failure, exit 4, reported by the purge itself.)
+  if (auto choice = device::choose_purge_method(*id, method);
+      !choice.ok() && choice.error().kind == core::ErrorKind::BadInput)
+    return fail(choice.error());
   if (!json) std::fprintf(stderr, "ptsuite purge: %s\n", consent_line(**held).c_str());
   for (const auto& [code, text] : (*held)->deviations()) std::fprintf(stderr, "ptsuite purge: deviation [%s] %s\n", code.c_str(), text.c_str());
 

@@ -1,8 +1,10 @@
 // app/cmd_run.cpp — `ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [--size SIZE]
 // [run options] [--format LIST] [--no-report] [--quiet]`: resolves the plan, asks for consent
 // on anything ptsuite did not create itself, then runs the PTS state machine with a journal in
-// RUNDIR and writes the report files at the end (also for a partial run). Every input problem
-// is reported at once with exit 2 before any device I/O. Without TARGET a built-in demo target
+// RUNDIR and writes the report files at the end (also for a partial run). Order: every input
+// problem that needs no device at once (exit 2) → the guard and consent (exit 3) → the plan
+// against the device's capacity and the engine's limits (exit 2) → anything that writes.
+// Without TARGET a built-in demo target
 // (a 256 MiB file ptsuite owns) with 0.1 s cells is used. May use: every module.
 #include <sys/stat.h>
 
@@ -246,17 +248,17 @@ int cmd_run(const Args& raw_args) {
     }
   };
 
-  // Read-only identity first: the plan (and its bad input, exit 2) needs the capacity.
-  auto probe = device::open_target(target_path);
-  if (!probe.ok()) {
+  // The guard first (argument check -> guard -> anything that touches the device): an in-use
+  // target is exit 3 with its reason, even when the plan would not fit it. The one guard entry
+  // point: examination, the exclusive descriptor held for the whole run, signatures, consent.
+  auto held = device::acquire_target(target_path, writing_options(confirm, force_signatures, created));
+  if (!held.ok()) {
     remove_created();
-    return fail(probe.error());
+    return fail(held.error());
   }
-  auto id = (*probe)->identify();
-  if (!id.ok()) {
-    remove_created();
-    return fail(id.error());
-  }
+  const model::DeviceIdentity* id = &(*held)->identity();
+  // The plan needs the capacity: its bad input (exit 2) is found here, before any device I/O
+  // that writes (the held descriptor has only been read so far).
   auto resolved = config::resolve_plan(*definition, options, *id, engine::uring_engine_limits());
   if (!resolved.ok()) {
     remove_created();
@@ -266,14 +268,6 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }
-  // The one guard entry point: examination, the exclusive descriptor held for the whole run,
-  // signatures and consent.
-  auto held = device::acquire_target(target_path, writing_options(confirm, force_signatures, created));
-  if (!held.ok()) {
-    remove_created();
-    return fail(held.error());
-  }
-  if (auto same = device::check_identity_unchanged(*id, (*held)->identity()); !same.ok()) return fail(same.error());
   if (!session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(**held).c_str());
 
   auto eng = engine::open_uring_engine(

@@ -46,11 +46,11 @@ AdminCommand get_volatile_write_cache() {
   return c;
 }
 
-AdminCommand set_volatile_write_cache(bool enable) {
+AdminCommand set_volatile_write_cache(bool enable, FeatureSave save) {
   AdminCommand c;
   c.opcode = kOpSetFeatures;
-  c.cdw10 = kFidVolatileWriteCache;  // SV = 0: not saved across power cycles
-  c.cdw11 = enable ? 1u : 0u;        // WCE
+  c.cdw10 = kFidVolatileWriteCache | (save == FeatureSave::SaveAcrossPowerCycles ? 1u << 31 : 0u);  // FID, SV
+  c.cdw11 = enable ? 1u : 0u;  // WCE
   return c;
 }
 

@@ -50,7 +50,13 @@ AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes);
 AdminCommand get_smart_log();
 AdminCommand get_sanitize_log();
 AdminCommand get_volatile_write_cache();
-AdminCommand set_volatile_write_cache(bool enable);
+/// Set Features' SV bit (cdw10 bit 31), spelled out: whether the controller also saves the
+/// value across power cycles and resets. Only valid when ONCS bit 4 (Save field supported) is
+/// set; a controller without it rejects SV = 1 (Invalid Field in Command).
+enum class FeatureSave : uint8_t { CurrentOnly = 0, SaveAcrossPowerCycles = 1 };
+/// Volatile Write Cache (FID 06h) WCE. ptsuite itself only ever sends CurrentOnly (see
+/// NvmeTarget::set_write_cache); `save` has no default so that every caller says which.
+AdminCommand set_volatile_write_cache(bool enable, FeatureSave save);
 
 /// Current format of a namespace, kept unchanged by a purge format.
 struct FormatLayout {

@@ -77,7 +77,13 @@ class NvmeTarget final : public TargetBase {
     auto id = identify_raw();
     if (!id.ok()) return id.error();
     if (!ctrl_.vwc_present()) return model::WriteCacheState::NotPresent;
-    AdminCompletion c = transport_->submit(nvme::set_volatile_write_cache(enabled));
+    // Never saved (SV = 0), even when ONCS bit 4 says the drive could save it: the cache state a
+    // test needs (PTS-E: disabled) is this run's, not the drive's. Saved, a run killed or a host
+    // that loses power mid-test would leave the operator's drive with the test's setting for
+    // good; current-only, a power cycle gives back the operator's saved setting, and the run
+    // reads the cache back after every purge and at the end of every Round, so a reset that
+    // reverts it during the run is seen, recorded and set again.
+    AdminCompletion c = transport_->submit(nvme::set_volatile_write_cache(enabled, nvme::FeatureSave::CurrentOnly));
     if (!c.ok()) return command_error(std::string("Set Features (Volatile Write Cache ") +
                                           (enabled ? "enable" : "disable") + ")", c);
     return write_cache();

@@ -23,14 +23,16 @@ expect2 unknown-test "nosuchtest" nosuchtest "$T" --out "$WORK/a"
 expect2 bad-override "--cell-seconds|--max-rounds" iops "$T" --out "$WORK/b" --cell-seconds -1 --max-rounds zero
 expect2 all-at-once "--out|nosuchtest|--bogus" nosuchtest "$T" --out "$WORK/full" --bogus
 expect2 missing-target-size "--size" iops "$WORK/missing.img" --out "$WORK/c"
-# Engine limits are checked when the plan is resolved: with consent given, nothing is purged.
-serial=$("$PTSUITE" info "$T" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["serial"])')
+# Engine limits and the plan's fit to the target are checked when the plan is resolved, right
+# after the guard (which runs first, so an in-use target is exit 3): with consent given, nothing
+# is purged. A file is confirmed with its path (info's confirm_with), never its made-up serial.
+serial=$(confirm_of "$T")
 expect2 engine-ring "--oio 40000: the io_uring engine keeps at most 32768" iops "$T" --out "$WORK/e" --confirm "$serial" --oio 40000
 expect2 engine-buffers "registers at most 1.0 GiB per region" throughput "$T" --out "$WORK/f" --confirm "$serial" --oio 2048
 expect2 engine-cell "--cell-seconds 0.001: shorter than the 0.01 s" latency "$T" --out "$WORK/g" --confirm "$serial" --cell-seconds 0.001
 expect2 wipc-oio-zero "--wipc-oio: '0' is not a WIPC queue depth" iops "$T" --out "$WORK/c" --wipc-oio 0
 expect2 ar-segments-do-not-fit "iops.toml:63: active_range_segments 2048|do not fit the ActiveRange" \
-  iops "$T" --out "$WORK/c" --class client
+  iops "$T" --out "$WORK/c" --class client --confirm "$serial"
 expect2 wipc-threads-zero "--wipc-threads: '0' is not a WIPC thread count" iops "$T" --out "$WORK/c" --wipc-threads 0
 [ ! -e "$WORK/a" ] && [ ! -e "$WORK/b" ] && [ ! -e "$WORK/c" ] && [ ! -e "$WORK/e" ] && [ ! -e "$WORK/f" ] &&
   [ ! -e "$WORK/g" ] || fail "a run directory was created for bad input"

@@ -45,7 +45,7 @@ for i in "${!plan[@]}"; do
   kill -9 "$BG_PID" 2>/dev/null || true; wait "$BG_PID" 2>/dev/null || true; BG_PID=""
   where="$(events "$dir" '"event":"cell"') cells, $(events "$dir" '"event":"finish"') finish"
   valid_json_or_absent "$dir" || fail "kill $i ($phase, $where): run.json is not valid JSON"
-  rc=0; "$PTSUITE" resume "$dir" --quiet >"$dir.resume" 2>&1 || rc=$?
+  rc=0; "$PTSUITE" resume "$dir" "${CONFIRM_ARGS[@]}" --quiet >"$dir.resume" 2>&1 || rc=$?
   if [ "$rc" = 0 ]; then
     args=(); grep -q '"state":"Resume"' "$dir/journal.jsonl" && args=(--resumed)
     python3 "$HERE/check_run.py" "$dir" "${args[@]}" >"$dir.check" ||
@@ -74,7 +74,7 @@ cleanup_faults() { [ -n "$FLOOP" ] && losetup -d "$FLOOP" 2>/dev/null; umount "$
 trap 'cleanup_faults; cleanup' EXIT
 truncate -s 32M "$MNT/backing.img"                # sparse: every block written needs tmpfs space
 FLOOP=$(losetup -f --show --direct-io=on "$MNT/backing.img")
-fserial=$("$PTSUITE" info "$FLOOP" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["serial"])')
+fserial=$(confirm_of "$FLOOP")   # a loop device is confirmed with its backing file
 fill() { dd if=/dev/zero of="$MNT/filler" bs=1M status=none 2>/dev/null || true; }  # until ENOSPC
 FRUN=(latency "$FLOOP" --confirm "$fserial" --cell-seconds 0.02 --max-rounds 5 --quiet)
 
@@ -84,7 +84,7 @@ rc=0; "$PTSUITE" run "${FRUN[@]}" --out "$WORK/purge-fault" >"$WORK/pf.out" 2>&1
 [ "$rc" = 4 ] || { cat "$WORK/pf.out"; fail "purge on a full backing store: exit $rc, expected 4"; }
 grep -q "purge" "$WORK/pf.out" || { cat "$WORK/pf.out"; fail "purge failure not named"; }
 rm -f "$MNT/filler"
-"$PTSUITE" resume "$WORK/purge-fault" --quiet >"$WORK/pf.resume" 2>&1 || { cat "$WORK/pf.resume"; fail "resume after the failed purge"; }
+"$PTSUITE" resume "$WORK/purge-fault" --confirm "$fserial" --quiet >"$WORK/pf.resume" 2>&1 || { cat "$WORK/pf.resume"; fail "resume after the failed purge"; }
 [ "$(events "$WORK/purge-fault" '"state":"Purge"')" -ge 2 ] || fail "resume did not purge again"
 python3 "$HERE/check_run.py" "$WORK/purge-fault" --resumes 1 || fail "audit after the purge fault"
 echo "failed purge (backing store full): exit 4, resume purged again: ok"
@@ -99,7 +99,7 @@ rc=0; wait "$BG_PID" || rc=$?; BG_PID=""
 [ "$rc" = 5 ] || { cat "$WORK/cf.out"; fail "cell on a full backing store: exit $rc, expected 5"; }
 grep -q "recorded as failed" "$WORK/cf.out" || { cat "$WORK/cf.out"; fail "the failed cell is not named"; }
 rm -f "$MNT/filler"
-"$PTSUITE" resume "$dir" --quiet >"$WORK/cf.resume" 2>&1 || { cat "$WORK/cf.resume"; fail "resume after the failed cell"; }
+"$PTSUITE" resume "$dir" --confirm "$fserial" --quiet >"$WORK/cf.resume" 2>&1 || { cat "$WORK/cf.resume"; fail "resume after the failed cell"; }
 python3 "$HERE/check_run.py" "$dir" --resumes 1 || fail "audit after the cell fault"
 python3 - "$dir/run.json" <<'PY' || fail "the failed cell is not on record"
 import json, sys

@@ -55,9 +55,12 @@ TEST(NvmeCommands, Sanitize) {
 TEST(NvmeCommands, VolatileWriteCacheFeature) {
   EXPECT_EQ(get_volatile_write_cache().opcode, 0x0A);
   EXPECT_EQ(get_volatile_write_cache().cdw10, 0x06u);
-  EXPECT_EQ(set_volatile_write_cache(true).opcode, 0x09);
-  EXPECT_EQ(set_volatile_write_cache(true).cdw11, 1u);
-  EXPECT_EQ(set_volatile_write_cache(false).cdw11, 0u);
+  const auto cur = FeatureSave::CurrentOnly;
+  EXPECT_EQ(set_volatile_write_cache(true, cur).opcode, 0x09);
+  EXPECT_EQ(set_volatile_write_cache(true, cur).cdw11, 1u);
+  EXPECT_EQ(set_volatile_write_cache(false, cur).cdw11, 0u);
+  EXPECT_EQ(set_volatile_write_cache(false, cur).cdw10, 0x06u);  // FID 06h, SV (bit 31) clear
+  EXPECT_EQ(set_volatile_write_cache(false, FeatureSave::SaveAcrossPowerCycles).cdw10, 0x06u | (1u << 31));
 }
 
 }  // namespace

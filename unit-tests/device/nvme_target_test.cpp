@@ -584,6 +584,36 @@ TEST_F(NvmeTargetTest, WriteCacheGetAndSet) {
   EXPECT_EQ(sets[0].cdw11, 0u);
 }
 
+TEST_F(NvmeTargetTest, WriteCacheIsNeverSavedEvenWhenTheDriveCouldSaveIt) {
+  // ONCS bit 4 (Save field in Set Features supported) set or not: both the Set Features that
+  // disables the cache for a test and the one that enables it go out current-only (SV, cdw10
+  // bit 31, clear), so the drive's saved setting, the operator's, comes back at the next power
+  // cycle; a run killed mid-test never leaves the test's setting saved on the drive.
+  for (bool save_supported : {false, true}) {
+    SCOPED_TRACE(save_supported ? "ONCS bit 4 set" : "ONCS bit 4 clear");
+    const uint16_t oncs = static_cast<uint16_t>(ctrl[520] | (ctrl[521] << 8));
+    put_le(ctrl, 520, save_supported ? (oncs | 0x10u) : (oncs & ~0x10u), 2);
+    open();
+    fakes::FakeReply off;
+    fakes::FakeReply on;
+    on.cdw0 = 1;
+    t->on(nvme::kOpSetFeatures, 0, nvme::kFidVolatileWriteCache, fakes::FakeReply{});
+    t->on(nvme::kOpGetFeatures, 0, nvme::kFidVolatileWriteCache, off);
+    t->on(nvme::kOpSetFeatures, 0, nvme::kFidVolatileWriteCache | (1u << 31), fakes::FakeReply{});
+    EXPECT_EQ(*dev->set_write_cache(false), model::WriteCacheState::Disabled);
+    t->replace(nvme::kOpGetFeatures, 0, nvme::kFidVolatileWriteCache, on);
+    EXPECT_EQ(*dev->set_write_cache(true), model::WriteCacheState::Enabled);
+    const auto sets = t->sent_with(nvme::kOpSetFeatures);
+    ASSERT_EQ(sets.size(), 2u);
+    for (const auto& c : sets) {
+      EXPECT_EQ(c.cdw10 & 0xFFu, uint32_t(nvme::kFidVolatileWriteCache));
+      EXPECT_EQ(c.cdw10 >> 31, 0u) << "SV set: the test's cache setting would outlive the run";
+    }
+    EXPECT_EQ(sets[0].cdw11, 0u);
+    EXPECT_EQ(sets[1].cdw11, 1u);
+  }
+}
+
 TEST_F(NvmeTargetTest, WriteCacheSetFailureIsADeviceError) {
   open();
   fakes::FakeReply invalid;

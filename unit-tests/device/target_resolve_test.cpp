@@ -121,6 +121,20 @@ TEST_F(Multipath, GenericNodeResolvesThroughSysfsAndItsNsid) {
   EXPECT_EQ(by_nsid->block_name, "nvme2n1");
 }
 
+TEST_F(Multipath, PerControllerGenericNodeResolvesToTheHead) {
+  // Linux also makes a generic node per controller path of a multipath head: ng1n4 (controller
+  // nvme1, head instance 4) is NSID 2's. Renaming it gives nvme1n4, which does not exist (the
+  // block device is the head, nvme2n4, named after the subsystem); sysfs says which it is.
+  sys.generic("ng1n4", "nvme1", "240:2");
+  auto t = resolve_char_node("/dev/ng1n4", "ng1n4", sys.root(),
+                             [](const std::string&) -> core::Result<uint32_t> { return 2u; });
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->block_name, "nvme2n4");
+  EXPECT_EQ(t->io_path, "/dev/nvme2n4");
+  EXPECT_EQ(t->admin_path, "/dev/ng1n4");
+  EXPECT_EQ(t->nsid, 2u);
+}
+
 TEST_F(Multipath, GenericNodeOfANamespaceWithoutBlockDeviceIsBadInput) {
   auto t = resolve_char_node("/dev/ng2n4", "ng2n4", sys.root(),
                              [](const std::string&) -> core::Result<uint32_t> { return 7u; });
@@ -134,7 +148,7 @@ TEST(NvmeTopology, GenericNodeOfAControllerWithoutMultipath) {
   fakes::FakeSysfs sys("resolve-ng");
   sys.controller("nvme5", "nvme-subsys1");
   sys.private_namespace("nvme5", "nvme5n3", 1);  // instance 3, NSID 1
-  sys.private_namespace("nvme5", "nvme5n1", 2);  // instance 1, NSID 2: renaming ng5n1 would pick it
+  sys.private_namespace("nvme5", "nvme5n1", 2);  // instance 1, NSID 2: building nvme5n<NSID> would pick it
   sys.generic("ng5n3", "nvme5", "240:7");
   auto t = resolve_char_node("/dev/ng5n3", "ng5n3", sys.root(),
                              [](const std::string&) -> core::Result<uint32_t> { return 1u; });

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # device_guard_loop.sh PTSUITE — the destructive-target guard on real loop devices (root):
-# refuses a mounted ext4 loop, a loop with a partition table, an active swap loop and a wrong
+# refuses a mounted ext4 loop (purge with every --purge method, and a run whose plan does not
+# fit: the guard runs first, exit 3), a loop with a partition table, an active swap loop and a wrong
 # confirmation (exit 3), and every refused command leaves the checksum of the WHOLE device
 # unchanged; a LOOP-… serial (made up by ptsuite) is no confirmation, the backing file is;
 # purges a clean loop by discard and verifies it. Loop devices and mounts are cleaned up on
@@ -48,6 +49,15 @@ mkfs.ext4 -q "$L" && mkdir -p "$T/mnt" && mount "$L" "$T/mnt" || { fail "mount e
 echo data > "$T/mnt/file" && sync
 refused "purge of mounted $L" "$L" "$P" purge "$L" --confirm "$IMG"
 expect_text "says mounted" "it is mounted: $L on $T/mnt \(ext4\)"
+# The guard runs first: whatever --purge asks for (even a method this target cannot do) and
+# whatever the plan (even one that does not fit), an in-use target is exit 3 with its reason.
+for m in auto discard format-user format-crypto sanitize-block sanitize-crypto recreate none; do
+  refused "purge --purge $m of mounted $L" "$L" "$P" purge "$L" --confirm "$IMG" --purge "$m"
+  expect_text "purge --purge $m says mounted" "it is mounted: $L on $T/mnt"
+done
+refused "run with a plan that does not fit, mounted $L" "$L" "$P" run iops "$L" --out "$T/run-oio" --confirm "$IMG" \
+  --oio 40000
+expect_text "run --oio 40000 says mounted" "it is mounted: $L on $T/mnt"
 umount "$T/mnt"
 
 PART=1 new_loop partitioned -P
