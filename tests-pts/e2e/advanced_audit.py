@@ -258,6 +258,40 @@ def audit_dirth(rec, name):
         d["art_ceiling_ns"] / 1e6))
 
 
+def audit_mix(rec, name):
+    """The block-size mix and R/W share as the kernel saw them (its own block counters per
+    cell, not the engine's figures): mean bytes per host I/O and the read share of the I/Os,
+    within 5 standard errors of what the cell's spec asks for."""
+    checked = 0
+    worst = 0.0
+    for sp, sub in zip(rec["plan"]["subtests"], rec["subtests"]):
+        for r in sub["rounds"]:
+            for c in r["cells"]:
+                k = c.get("kernel")
+                if not k or k["host_ios"] < 2000:
+                    continue
+                spec = c["spec"]
+                split = spec.get("bs_split") or [{"bytes": spec["block_bytes"], "percent": 100}]
+                tot = sum(b["percent"] for b in split)
+                m1 = sum(b["bytes"] * b["percent"] for b in split) / tot
+                m2 = sum(b["bytes"] ** 2 * b["percent"] for b in split) / tot
+                n = k["host_ios"]
+                se = math.sqrt(max(m2 - m1 * m1, 0.0) / n)
+                mean = (k["read_bytes"] + k["write_bytes"]) / n
+                check(abs(mean - m1) <= 5 * se + 1e-9 * m1,
+                      "%s %s round %d: kernel mean I/O %.1f B, the mix asks %.1f B (5 se = %.1f B)" % (
+                          name, c["cell_id"], r["round"], mean, m1, 5 * se))
+                p = spec["read_pct"] / 100.0
+                reads = (k["read_ios"] + k["read_merges"]) / n
+                check(abs(reads - p) <= 5 * math.sqrt(p * (1 - p) / n) + 1e-9,
+                      "%s %s round %d: kernel read share %.3f, spec %.2f" % (name, c["cell_id"], r["round"], reads, p))
+                worst = max(worst, abs(mean - m1) / m1)
+                checked += 1
+    check(checked > 0, "%s: no cell with kernel counters to check the mix against" % name)
+    print("%s: block-size mix and R/W share checked against the kernel's counters in %d cells (mean I/O size "
+          "within %.2f %% of the mix's)" % (name, checked, 100 * worst))
+
+
 def main():
     args = sys.argv[1:]
     blockstat = None
@@ -282,6 +316,8 @@ def main():
         audit_xsr(rec)
     elif proc == "dirth":
         audit_dirth(rec, test)
+        if test == "ecw":
+            audit_mix(rec, test)
     else:
         problems.append("unknown procedure " + proc)
     if problems:
