@@ -13,6 +13,7 @@
 #include "app/json_out.h"
 #include "app/sim_info.h"
 #include "app/target_open.h"
+#include "config/advanced_resolver.h"
 #include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
@@ -25,7 +26,7 @@ namespace {
 
 void plan_usage(FILE* out) {
   std::fprintf(out, "usage: ptsuite plan TEST [TARGET] [options] [--json]\n"
-                    "  TEST    iops | throughput (tp) | latency (lat) | path/to/definition.toml\n"
+                    "  TEST    a test of `ptsuite list` (iops, tp, lat, wsat, hir, xsr, dirth, ecw) or a .toml file\n"
                     "  TARGET  read the identity (capacity, LBA size) of this target; read-only\n"
                     "options (the same as `ptsuite run`):\n");
   for (const auto& f : config::run_option_flags()) {
@@ -74,6 +75,11 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   std::printf("Write cache: %s   ActiveRange: %s   TC %u / QD %u (total OIO %u)   data pattern: %s\n",
               p.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)", pct(p.active_range_pct).c_str(), p.threads,
               p.queue_depth, p.threads * p.queue_depth, p.data_pattern.c_str());
+  const bool advanced = !p.procedure.empty() && p.procedure != "steady-rounds";
+  if (advanced && p.time_scale != 1.0)
+    std::printf("Procedure: %s; every phase length x %g (--time-scale)\n", p.procedure.c_str(), p.time_scale);
+  else if (advanced)
+    std::printf("Procedure: %s\n", p.procedure.c_str());
   if (p.ar_segments.count > 0)
     std::printf("ActiveRange segments: %u x %s (AR Amount %s) at random, non-touching starts, layout seed %llu; "
                 "first at %llu B, last at %llu B\n",
@@ -104,9 +110,16 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                   core::format_bytes(s.wipc.bytes_limit).c_str(), duration_text(d.wipc_seconds).c_str(), wipc_mbps);
     else
       std::printf("  WIPC: none\n");
+    const auto phases = advanced ? config::describe_advanced_subtest(p, s) : std::vector<std::string>{};
+    for (const auto& line : phases) std::printf("  %s\n", line.c_str());
+    if (!phases.empty() && s.role != model::role::kDirthSweep) {
+      std::printf("  Worst case: %s (%s)\n", duration_text(d.seconds).c_str(), d.how.c_str());
+      continue;
+    }
     std::printf("  Tracking Variables%s:\n", s.tracking.size() > 1 ? " (all must pass in the same window)" : "");
     for (const auto& t : s.tracking) std::printf("    %-28s cell %s\n", t.label.c_str(), t.cell_id.c_str());
-    std::printf("  Cells in Round order (%zu; R/W mix outer, block size inner):\n", s.cells.size());
+    std::printf("  Cells in Round order (%zu%s):\n", s.cells.size(),
+                advanced ? "" : "; R/W mix outer, block size inner");
     for (size_t c = 0; c < s.cells.size(); ++c) {
       const auto& cell = s.cells[c];
       if (cell.applicable)
@@ -115,11 +128,11 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
         std::printf("    %3zu  %-18s %-22s  NOT APPLICABLE: %s\n", c + 1, cell.id.c_str(), cell.label.c_str(),
                     cell.not_applicable_reason.c_str());
     }
-    std::printf("  Round: %u cells x %g s = %s; worst case %u Rounds = %s\n", d.applicable_cells, p.cell_seconds,
+    std::printf("  Round: %u cells = %s; worst case %u Rounds = %s\n", d.applicable_cells,
                 duration_text(d.round_seconds).c_str(), p.max_rounds, duration_text(d.max_rounds_seconds).c_str());
   }
 
-  std::printf("\nWorst-case duration: %s of Rounds%s", duration_text(dur.rounds_seconds).c_str(),
+  std::printf("\nWorst-case duration: %s%s%s", duration_text(dur.rounds_seconds).c_str(), advanced ? "" : " of Rounds",
               dur.unbounded ? " up to the maximum, unbounded after it (--continue-past-max)" : "");
   uint64_t wipc_total = 0;
   for (const auto& d : dur.subtests) wipc_total += d.wipc_bytes;
@@ -129,6 +142,10 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                 duration_text(dur.wipc_seconds).c_str(), wipc_mbps);
   std::printf("\n\nNotes:%s\n", r.notes.empty() ? " none" : "");
   for (const auto& n : r.notes) std::printf("  - %s\n", n.c_str());
+  if (!p.interpretations.empty()) {
+    std::printf("Readings of details the spec sources leave open (definition keys; printed on the report):\n");
+    for (const auto& n : p.interpretations) std::printf("  - %s\n", n.c_str());
+  }
   std::printf("Deviations from the spec:%s\n", r.deviations.empty() ? " none" : "");
   for (const auto& d : r.deviations) std::printf("  - [%s] %s\n", d.code.c_str(), d.text.c_str());
 }
@@ -147,7 +164,8 @@ void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   for (const auto& s : dur.subtests)
     subs.push_back({{"id", s.id}, {"applicable_cells", s.applicable_cells}, {"round_seconds", s.round_seconds},
                     {"max_rounds_seconds", s.max_rounds_seconds}, {"wipc_bytes", s.wipc_bytes},
-                    {"wipc_seconds_estimated", s.wipc_seconds}});
+                    {"wipc_seconds_estimated", s.wipc_seconds}, {"worst_case_seconds", s.seconds},
+                    {"worst_case", s.how}});
   out["worst_case"] = {{"rounds_seconds", dur.rounds_seconds}, {"unbounded", dur.unbounded},
                        {"wipc_seconds_estimated", dur.wipc_seconds},
                        {"wipc_assumed_write_mbps", dur.assumed_write_mbps}, {"subtests", subs}};
@@ -204,7 +222,7 @@ int cmd_plan(const Args& args) {
       positional.push_back(a);
     }
   }
-  if (positional.empty()) errors.push_back("missing TEST (iops, throughput, latency; see ptsuite list)");
+  if (positional.empty()) errors.push_back("missing TEST (see ptsuite list)");
   if (positional.size() > 2) errors.push_back("unexpected argument '" + positional[2] + "'");
   if (positional.size() == 2 && nominal_flags) errors.push_back("--capacity/--lba-size apply only without TARGET");
 

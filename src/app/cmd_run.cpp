@@ -58,7 +58,7 @@ std::string demo_target() {
 void run_usage(FILE* out) {
   std::fprintf(out,
                "usage: ptsuite run TEST [TARGET] [--out RUNDIR] [--confirm SERIAL] [options]\n"
-               "  TEST      iops | throughput (tp) | latency (lat) | path/to/definition.toml\n"
+               "  TEST      a test of `ptsuite list` (iops, tp, lat, wsat, hir, xsr, dirth, ecw) or a .toml file\n"
                "  TARGET    NVMe namespace, block device, regular file (created at --size when missing), or a\n"
                "            simulated drive sim:PROFILE[,name=value...][@STATE_FILE] (see ptsuite info sim:demo);\n"
                "            default: %s (PTSUITE_DEMO_TARGET=FILE: a %s demo file with %g s cells)\n"
@@ -188,7 +188,7 @@ int cmd_run(const Args& raw_args) {
   if (!operator_fields.ok())
     errors.insert(errors.end(), operator_fields.error().messages.begin(), operator_fields.error().messages.end());
   if (positional.empty() || positional.size() > 2)
-    errors.push_back(positional.empty() ? "TEST: missing (iops, throughput, latency or a definition file)"
+    errors.push_back(positional.empty() ? "TEST: missing (a test of ptsuite list, or a definition file)"
                                         : "expected TEST [TARGET], got " + std::to_string(positional.size()) +
                                               " positional arguments");
   const bool demo = positional.size() == 1;
@@ -291,7 +291,7 @@ int cmd_run(const Args& raw_args) {
     remove_created();
     return fail(resolved.error());
   }
-  if (!runner::find_procedure(resolved->plan.test_id)) {
+  if (!runner::find_procedure_for(resolved->plan)) {
     remove_created();
     return fail({"TEST " + test + ": no procedure runs '" + resolved->plan.test_id + "' yet (see ptsuite list)"}, 2);
   }

@@ -60,7 +60,9 @@ void print_summary(const char* command, const std::string& run_dir, const model:
       for (uint64_t g : r.cell_gaps_ns) gap_sum += static_cast<double>(g), ++gaps;
     }
     std::printf("  %s: %zu round(s)", sp.title.empty() ? sp.id.c_str() : sp.title.c_str(), s.rounds.size());
-    if (s.complete) {
+    if (s.complete && !s.final_verdict && !s.findings.empty()) {
+      std::printf(", done\n");
+    } else if (s.complete) {
       if (s.steady_state_reached)
         std::printf(", steady state reached in round %u; Measurement Window rounds %u-%u\n", s.window_last_round,
                     s.window_first_round, s.window_last_round);
@@ -75,6 +77,14 @@ void print_summary(const char* command, const std::string& run_dir, const model:
         std::printf("    %s: window average %.6g, data excursion %.4g (allowed %.4g), slope excursion %.4g (allowed %.4g)\n",
                     v.variable.label.c_str(), v.window.average, v.window.data_excursion,
                     v.window.allowed_data_excursion, v.window.slope_excursion, v.window.allowed_slope_excursion);
+    for (const auto& f : s.findings) {
+      if (!f.value) {
+        std::printf("    %s: %s\n", f.label.c_str(), f.detail.empty() ? "undefined" : f.detail.c_str());
+        continue;
+      }
+      std::printf("    %s: %.6g %s%s%s\n", f.label.c_str(), *f.value, f.unit.c_str(), f.detail.empty() ? "" : " — ",
+                  f.detail.c_str());
+    }
     if (gaps)
       std::printf("    gap between cells: mean %.3f ms, max %.3f ms over %zu gaps\n", gap_sum / gaps / 1e6,
                   static_cast<double>(max_gap) / 1e6, gaps);

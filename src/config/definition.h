@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/advanced_definition.h"
 #include "core/result.h"
 #include "model/access_spec.h"
 #include "model/plan.h"
@@ -48,6 +49,10 @@ struct ClassSettings {
   TcQdRule tc_qd_rule = TcQdRule::OperatorChoice;
   std::vector<TrackingDef> tracking;  ///< each belongs to the sub-test holding its cell
   std::vector<std::string> subtests;  ///< sub-test ids run in this class; empty = all
+  /// Advanced tests: the [workload.ID]s this edition/class defines as its stimulus (the
+  /// first is the default; --workload may pick another without a deviation). Empty = only
+  /// the procedure table's default.
+  std::vector<std::string> workloads;
   int line = 0;
 };
 
@@ -68,6 +73,7 @@ struct TestDefinition {
   std::vector<std::string> aliases;  ///< CLI aliases, e.g. "tp"
   std::string template_name;         ///< report layout in templates/
   std::string description;
+  std::string procedure = kProcSteadyRounds;  ///< [test] procedure: which pts procedure runs it
 
   // [steady_state]
   double cell_seconds = 60.0;        ///< the spec's cell duration
@@ -104,6 +110,9 @@ struct TestDefinition {
 
   /// editions[edition][class], e.g. editions["pts-2.0.2"]["client"].
   std::map<std::string, std::map<std::string, ClassSettings>> editions;
+
+  /// Workloads and procedure tables of the advanced tests (advanced_definition.h).
+  AdvancedDef advanced;
 };
 
 /// Reads and validates a definition file. Every problem (TOML syntax, unknown key, wrong

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "config/advanced_loader.h"
 #include "config/definition.h"
 #include "config/toml_reader.h"
 #include "core/units.h"
@@ -59,7 +60,7 @@ bool valid_id(const std::string& id) {
 }
 
 void read_test(TableReader r, TestDefinition& d) {
-  r.only_keys({"id", "title", "aliases", "template", "description"});
+  r.only_keys({"id", "title", "aliases", "template", "description", "procedure"});
   if (auto v = r.string("id", true)) {
     if (!valid_id(*v)) r.problems().add(r.line("id"), "[test] id '" + *v + "' must use a-z, 0-9, '-' or '_'");
     d.id = *v;
@@ -68,6 +69,10 @@ void read_test(TableReader r, TestDefinition& d) {
   if (auto v = r.strings("aliases")) d.aliases = *v;
   d.template_name = r.string("template").value_or(d.id);
   if (auto v = r.string("description")) d.description = *v;
+  if (auto v = r.string("procedure")) {
+    if (detail::known_procedure(*v)) d.procedure = *v;
+    else r.problems().add(r.line("procedure"), "[test] procedure '" + *v + "' is not one of " + detail::procedure_names());
+  }
 }
 
 void read_steady_state(TableReader r, TestDefinition& d) {
@@ -197,11 +202,12 @@ void read_tracking(const toml::array& arr, const std::string& where, Problems& p
   }
 }
 
-void read_class(const toml::table& t, const std::string& where, Problems& p, ClassSettings& cs) {
+void read_class(const toml::table& t, const std::string& where, Problems& p, ClassSettings& cs,
+                bool steady_rounds) {
   TableReader r(t, where, p);
   cs.line = r.line();
   r.only_keys({"write_cache", "active_range_pct", "active_range_segments", "active_range_amount", "threads",
-               "queue_depth", "tc_qd", "tracking", "subtests"});
+               "queue_depth", "tc_qd", "tracking", "subtests", "workloads"});
   if (auto v = r.boolean("write_cache", true)) cs.write_cache_enabled = *v;
   if (auto v = r.number("active_range_pct", 0, true, 100, true)) cs.active_range_pct = *v;
   if (auto v = r.integer("active_range_segments", 1, 1 << 20)) {
@@ -226,11 +232,18 @@ void read_class(const toml::table& t, const std::string& where, Problems& p, Cla
     else if (*v == "operator-choice") cs.tc_qd_rule = TcQdRule::OperatorChoice;
     else p.add(r.line("tc_qd"), where + " tc_qd '" + *v + "' must be required, recommended or operator-choice");
   }
-  if (const toml::array* a = r.array("tracking", true)) {
+  // The advanced procedures name their Tracking Variables themselves (pts/ procedures).
+  if (!steady_rounds && t.contains("tracking"))
+    p.add(r.line("tracking"), where + " tracking: this test's procedure chooses its Tracking Variables itself");
+  else if (const toml::array* a = r.array("tracking", steady_rounds)) {
     read_tracking(*a, where, p, cs);
     if (a->empty()) p.add(line_of(*a), where + " tracking is empty: steady state needs a Tracking Variable");
   }
   if (auto v = r.strings("subtests")) cs.subtests = *v;
+  if (auto v = r.strings("workloads")) {
+    if (steady_rounds) p.add(r.line("workloads"), where + " workloads: only the advanced tests name workloads");
+    cs.workloads = *v;
+  }
 }
 
 /// Cross-checks once everything is read: tracking cells exist, each sub-test run in a class
@@ -282,17 +295,28 @@ core::Result<TestDefinition> parse_definition(const std::string& text, const std
   TestDefinition d;
   d.file = file;
   TableReader top(root, "the file", p);
-  top.only_keys({"test", "steady_state", "preconditioning", "engine", "matrix", "subtest", "editions"});
+  top.only_keys({"test", "steady_state", "preconditioning", "engine", "matrix", "subtest", "editions", "workload",
+                 "wsat", "hir", "xsr", "dirth"});
   if (const toml::table* t = top.table("test", true)) read_test(TableReader(*t, "[test]", p), d);
   if (const toml::table* t = top.table("steady_state")) read_steady_state(TableReader(*t, "[steady_state]", p), d);
   if (const toml::table* t = top.table("preconditioning"))
     read_preconditioning(TableReader(*t, "[preconditioning]", p), d);
   if (const toml::table* t = top.table("engine")) read_engine(TableReader(*t, "[engine]", p), d);
+  const bool steady_rounds = d.procedure == kProcSteadyRounds;
   const size_t before_matrix = p.size();
-  if (const toml::table* t = top.table("matrix", true)) read_matrix(TableReader(*t, "[matrix]", p), d);
+  if (const toml::table* t = top.table("matrix", steady_rounds)) {
+    if (!steady_rounds)
+      p.add(top.line("matrix"), "[matrix]: the " + d.procedure + " procedure runs [workload.*] tables, not a matrix");
+    else
+      read_matrix(TableReader(*t, "[matrix]", p), d);
+  }
+  if (!steady_rounds) detail::read_advanced(root, top, p, d);
+  else detail::reject_advanced_tables(root, top, p);
 
   if (const toml::array* a = top.array("subtest")) read_subtests(*a, p, d);
-  if (d.subtests.empty()) {
+  if (!steady_rounds && root.contains("subtest"))
+    p.add(top.line("subtest"), "[[subtest]]: the " + d.procedure + " procedure defines its own sub-tests");
+  if (d.subtests.empty() && steady_rounds) {
     if (d.block_sizes.empty() && root.contains("matrix") && !root["matrix"]["block_sizes"])
       p.add(top.line("matrix"), "[matrix] needs block_sizes (or define [[subtest]] tables with block_sizes)");
     d.subtests.push_back(SubTestDef{"main", d.title, d.block_sizes, 1});
@@ -329,12 +353,13 @@ core::Result<TestDefinition> parse_definition(const std::string& text, const std
           p.add(cline, where + " must be a table");
           continue;
         }
-        read_class(*ct, where, p, d.editions[edition][cls]);
+        read_class(*ct, where, p, d.editions[edition][cls], steady_rounds);
       }
     }
     if (eds->empty()) p.add(line_of(*eds), "[editions] defines no edition");
   }
-  cross_check(d, p, matrix_ok);
+  if (steady_rounds) cross_check(d, p, matrix_ok);
+  else detail::cross_check_advanced(d, p);
   if (!p.empty()) return core::Error(core::ErrorKind::BadInput, p.list());
   return d;
 }

@@ -6,21 +6,19 @@
 #include <cmath>
 #include <cstdio>
 
+#include "config/advanced_resolver.h"
 #include "config/engine_check.h"
+#include "config/resolver_text.h"
 #include "core/units.h"
 
 namespace pts::config {
 namespace {
 
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-std::string mix(uint32_t read_pct) { return std::to_string(read_pct) + "/" + std::to_string(100 - read_pct); }
-
-const char* pattern_tag(model::AccessPattern p) { return p == model::AccessPattern::Random ? "RND" : "SEQ"; }
+using detail::edition_title;
+using detail::mix;
+using detail::not_applicable;
+using detail::num;
+using detail::pattern_tag;
 
 const char* metric_label(model::Metric m) {
   switch (m) {
@@ -32,14 +30,13 @@ const char* metric_label(model::Metric m) {
   return "?";
 }
 
-std::string edition_title(const std::string& e) { return e == "pts-e-1.1" ? "PTS-E 1.1" : e == "pts-2.0.2" ? "PTS 2.0.2" : e; }
-
-/// Why a block size cannot run on the target, or "" when it can.
-std::string not_applicable(uint32_t block_bytes, uint32_t lba_size) {
-  if (lba_size == 0 || (block_bytes >= lba_size && block_bytes % lba_size == 0)) return {};
-  return "block size " + core::format_block_size(block_bytes) + " is " +
-         (block_bytes < lba_size ? "smaller than" : "not a multiple of") + " the target's " +
-         std::to_string(lba_size) + "-byte LBA size";
+/// An engine limit a DIRTH/ECW grid point exceeds, named by the definition key that set it.
+std::string grid_limit_message(const TestDefinition& d, const model::CellPlan& cell, std::string msg) {
+  for (const auto& [flag, word] : {std::pair<std::string, std::string>{"--oio ", "QD "}, {"--threads ", "TC "}})
+    for (size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at)) msg.replace(at, flag.size(), word);
+  return d.file + ":" + std::to_string(d.advanced.dirth->grid_line) + ": [dirth] thread_counts x queue_depths: point TC " +
+         std::to_string(cell.spec.threads) + " / QD " + std::to_string(cell.spec.queue_depth) +
+         " is larger than the target supports: " + msg;
 }
 
 void deviate(ResolvedPlan& r, std::string code, std::string text) {
@@ -194,18 +191,10 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
 /// this target's ActiveRange (the engine checks the same before the first I/O).
 void check_zones_fit(const TestDefinition& d, const SubTestDef& sd, const model::DeviceIdentity& id,
                      double active_range_pct, std::vector<std::string>& errors) {
-  if (d.zones.empty() || id.capacity_bytes == 0 || sd.block_sizes.empty()) return;
+  if (d.zones.empty() || sd.block_sizes.empty()) return;
   const uint32_t max_bs = *std::max_element(sd.block_sizes.begin(), sd.block_sizes.end());
-  const uint32_t lbs = id.lba_size ? id.lba_size : 512;
-  const auto range = static_cast<uint64_t>(static_cast<long double>(id.capacity_bytes) * active_range_pct / 100.0L) /
-                     lbs * lbs;
-  const auto bounds = model::zone_bounds(d.zones, range, max_bs);
-  for (size_t z = 0; z < d.zones.size(); ++z)
-    if (bounds[z + 1] - bounds[z] < max_bs)
-      errors.push_back(d.file + ":" + std::to_string(d.zones_line) + ": [matrix] zone " + std::to_string(z + 1) + " (" +
-                       model::zones_text({d.zones[z]}) + ") covers " + std::to_string(bounds[z + 1] - bounds[z]) +
-                       " B of the ActiveRange on " + (id.path.empty() ? "this target" : id.path) +
-                       ", less than one " + core::format_block_size(max_bs) + " block of sub-test " + sd.id);
+  detail::check_zones_fit(d.zones, max_bs, id, active_range_pct,
+                          d.file + ":" + std::to_string(d.zones_line) + ": [matrix]", " of sub-test " + sd.id, errors);
 }
 
 /// One sub-test: cells in spec order, Tracking Variables, WIPC.
@@ -304,17 +293,33 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
   }
   ResolvedPlan r;
   resolve_settings(d, *cs, o, id, r, errors);
-  for (const auto& sd : d.subtests)
-    if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
-      resolve_subtest(d, *cs, sd, id, r, errors);
+  if (d.procedure != kProcSteadyRounds) {
+    resolve_advanced(d, *cs, o, id, r, errors);
+  } else {
+    r.plan.procedure = kProcSteadyRounds;
+    if (o.time_scale)
+      r.notes.push_back("--time-scale has no effect: " + d.title + " has no phases beyond its cells (--cell-seconds "
+                        "sets those)");
+    if (o.workload) errors.push_back("--workload: only the advanced tests (WSAT, HIR, DIRTH, ECW) take a workload");
+    if (o.art_ceiling_ms) errors.push_back("--art-ceiling: only DIRTH and ECW have an ART ceiling");
+    for (const auto& sd : d.subtests)
+      if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
+        resolve_subtest(d, *cs, sd, id, r, errors);
+  }
   auto add_once = [&](const std::vector<std::string>& found) {
     for (const auto& m : found)
       if (std::find(errors.begin(), errors.end(), m) == errors.end()) errors.push_back(m);
   };
   for (const auto& sub : r.plan.subtests) {
     if (sub.wipc_enabled) add_once(check_engine_limits(sub.wipc, limits));
-    for (const auto& cell : sub.cells)
-      if (cell.applicable) add_once(check_engine_limits(cell.spec, limits));
+    for (const auto& cell : sub.cells) {
+      if (!cell.applicable) continue;
+      auto found = check_engine_limits(cell.spec, limits);
+      if (sub.role == model::role::kDirthSweep && cell.id.rfind("tc", 0) == 0 && d.advanced.dirth)
+        for (auto& m : found)  // a grid point: its TC and QD come from the definition, not from flags
+          m = grid_limit_message(d, cell, m);
+      add_once(found);
+    }
   }
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
   r.plan.accept_purge_failure = o.accept_purge_failure;
@@ -331,17 +336,27 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
 PlanDuration estimate_duration(const model::TestPlan& plan, double assumed_write_mbps) {
   PlanDuration out;
   out.unbounded = plan.continue_past_max;
+  const bool advanced = !plan.procedure.empty() && plan.procedure != kProcSteadyRounds;
   out.assumed_write_mbps = assumed_write_mbps;
   for (const auto& s : plan.subtests) {
     PlanDuration::SubTest st;
     st.id = s.id;
-    st.applicable_cells = static_cast<uint32_t>(std::count_if(s.cells.begin(), s.cells.end(),
-                                                              [](const model::CellPlan& c) { return c.applicable; }));
-    st.round_seconds = st.applicable_cells * plan.cell_seconds;
+    for (const auto& c : s.cells) {
+      if (!c.applicable) continue;
+      ++st.applicable_cells;
+      st.round_seconds += c.spec.seconds;
+    }
     st.max_rounds_seconds = plan.max_rounds * st.round_seconds;
+    st.seconds = st.max_rounds_seconds;
+    st.how = std::to_string(plan.max_rounds) + " Rounds";
+    if (advanced) {
+      const auto wc = advanced_worst_case(plan, s);
+      st.seconds = wc.seconds;
+      st.how = wc.how;
+    }
     st.wipc_bytes = s.wipc_enabled ? s.wipc.bytes_limit : 0;
     st.wipc_seconds = assumed_write_mbps > 0 ? static_cast<double>(st.wipc_bytes) / (assumed_write_mbps * 1e6) : 0;
-    out.rounds_seconds += st.max_rounds_seconds;
+    out.rounds_seconds += st.seconds;
     out.wipc_seconds += st.wipc_seconds;
     out.subtests.push_back(st);
   }

@@ -44,8 +44,10 @@ struct ResolvedPlan {
 core::Result<ResolvedPlan> resolve_plan(const TestDefinition& definition, const RunOptions& options,
                                         const model::DeviceIdentity& identity, const model::EngineLimits& limits);
 
-/// Worst-case duration of a resolved plan: the Rounds exactly, WIPC estimated at an assumed
-/// sequential write rate (its real time depends on the drive).
+/// Worst-case duration of a resolved plan: the Rounds exactly (a cell lasts its own
+/// spec.seconds: a DIRTH pre-write is longer than a sweep point; an advanced sub-test by its
+/// procedure's own rule), WIPC estimated at an assumed sequential write rate (its real time
+/// depends on the drive).
 inline constexpr double kAssumedWipcWriteMbps = 1000.0;
 struct PlanDuration {
   struct SubTest {
@@ -55,9 +57,13 @@ struct PlanDuration {
     double max_rounds_seconds = 0;  ///< max rounds × round seconds
     uint64_t wipc_bytes = 0;
     double wipc_seconds = 0;        ///< wipc_bytes at assumed_write_mbps
+    /// Worst case of this sub-test: max_rounds_seconds for Rounds, the procedure's own rule
+    /// for an advanced sub-test (WSAT's time limit, HIR's phases, ...); `how` says which.
+    double seconds = 0;
+    std::string how;
   };
   std::vector<SubTest> subtests;
-  double rounds_seconds = 0;  ///< sum over sub-tests, excluding WIPC
+  double rounds_seconds = 0;  ///< sum of the sub-tests' worst cases, excluding WIPC
   double wipc_seconds = 0;    ///< every sub-test's WIPC at assumed_write_mbps
   double assumed_write_mbps = kAssumedWipcWriteMbps;  ///< MB/s = 10^6 B/s
   bool unbounded = false;     ///< continue_past_max: no upper bound

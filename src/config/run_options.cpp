@@ -30,6 +30,9 @@ const std::vector<RunOptionHelp>& run_option_flags() {
        "auto | sanitize-crypto | sanitize-block | format-crypto | format-user | discard | none"},
       {"--seed", "N", "random seed for offsets and data (default: a fresh seed per run)"},
       {"--accept-purge-failure", "", "go on after a failed or unverifiable purge (recorded as a deviation)"},
+      {"--time-scale", "F", "advanced tests: multiply every phase length by F (0 < F <= 1; a deviation)"},
+      {"--workload", "ID", "advanced tests: the stimulus workload of WSAT, HIR, DIRTH or ECW (see plan)"},
+      {"--art-ceiling", "MS", "DIRTH/ECW: ART ceiling for MaxIOPS in ms (default: the definition's, 5)"},
   };
   return flags;
 }
@@ -123,6 +126,17 @@ std::string set_run_option(RunOptions& o, std::string_view flag, std::string_vie
       return bad(flag, value,
                  "is not a purge method (auto | sanitize-crypto | sanitize-block | format-crypto | format-user | "
                  "discard | none)");
+  } else if (flag == "--time-scale") {
+    auto v = parse_decimal(value);
+    if (!v || !(*v > 0) || *v > 1) return bad(flag, value, "is not a scale factor above 0 and at most 1");
+    o.time_scale = *v;
+  } else if (flag == "--workload") {
+    if (value.empty()) return bad(flag, value, "is not a workload id (see ptsuite plan TEST)");
+    o.workload = std::string(value);
+  } else if (flag == "--art-ceiling") {
+    auto v = parse_decimal(value);
+    if (!v || !(*v > 0) || *v > 60000) return bad(flag, value, "is not an ART ceiling in ms (above 0, at most 60000)");
+    o.art_ceiling_ms = *v;
   } else if (flag == "--seed") {
     auto v = parse_unsigned(value);
     if (!v) return bad(flag, value, "is not a non-negative integer");

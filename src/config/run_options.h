@@ -31,6 +31,9 @@ struct RunOptions {
   std::optional<model::PurgeMethod> purge;///< --purge METHOD; nullopt = auto
   std::optional<uint64_t> seed;           ///< --seed N; nullopt = a fresh seed per run
   bool accept_purge_failure = false;      ///< --accept-purge-failure: go on after a failed purge (deviation)
+  std::optional<double> time_scale;       ///< --time-scale F (0 < F <= 1): every phase length × F
+  std::optional<std::string> workload;    ///< --workload ID: the stimulus of WSAT, HIR or DIRTH/ECW
+  std::optional<double> art_ceiling_ms;   ///< --art-ceiling MS: DIRTH/ECW MaxIOPS ceiling (> 0)
 };
 
 /// One run option flag and its help text (for `--help` output).

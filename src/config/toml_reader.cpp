@@ -26,6 +26,8 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+}  // namespace
+
 const char* type_name(const toml::node& n) {
   if (n.is_string()) return "a string";
   if (n.is_integer()) return "an integer";
@@ -41,8 +43,6 @@ std::string number_text(double v) {
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
-
-}  // namespace
 
 void Problems::add(int line, const std::string& message) {
   line = line > 0 ? line : 1;

@@ -69,6 +69,11 @@ class TableReader {
   Problems& p_;
 };
 
+/// "a string", "an integer", ... for messages.
+const char* type_name(const toml::node& node);
+/// A number as written in messages ("%g").
+std::string number_text(double v);
+
 /// Parses one block-size node (string or integer) — shared by TableReader and inline tables.
 std::optional<uint32_t> block_size_of(const toml::node& node, const std::string& what, Problems& p);
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/result.h"
@@ -29,6 +30,14 @@ struct IoTarget {
   int fd = -1;
 };
 
+/// Cumulative I/O counters of an engine, read between runs: they prove that nothing reached
+/// the target while the host was idle (HIR Access B).
+struct IoCounters {
+  uint64_t engine_ios = 0;                   ///< I/Os this engine completed since it was opened
+  std::optional<uint64_t> kernel_ios;        ///< the target's block-layer reads + writes completed
+  std::optional<uint64_t> kernel_in_flight;  ///< block-layer requests in flight right now
+};
+
 /// Called about once per second from the runner thread with I/Os completed so far.
 using ProgressFn = std::function<void(double elapsed_seconds, uint64_t ios_done)>;
 
@@ -44,6 +53,9 @@ class IoEngine {
   virtual core::Result<model::CellResult> run(const model::AccessSpec& spec,
                                               const std::atomic<bool>* abort = nullptr,
                                               const ProgressFn& progress = {}) = 0;
+
+  /// The counters above; nullopt when the engine keeps none. Never called while run() runs.
+  virtual std::optional<IoCounters> counters() { return std::nullopt; }
 
   /// Engine name and version for the run record, e.g. "io_uring (liburing 2.3)".
   virtual std::string describe() const = 0;

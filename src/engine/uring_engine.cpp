@@ -100,11 +100,23 @@ class UringEngine final : public IoEngine {
     model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
     result.started_wall_ns = wall0;
     result.completion_poll_ns = plans->front().completion_poll_ns;
+    completed_ios_ += result.read_ios + result.write_ios + result.io_errors;
     if (kernel0 && kernel1)
       result.kernel = kernel_delta(block_stat_->device(), *kernel0, *kernel1, block_stat_->in_flight_limit(),
                                    uint64_t{spec.threads} * spec.queue_depth);
     result.fidelity_flags = fidelity_flags(result);
     return result;
+  }
+
+  std::optional<IoCounters> counters() override {
+    IoCounters c;
+    c.engine_ios = completed_ios_;
+    if (block_stat_)
+      if (const auto k = block_stat_->read()) {  // the block layer's own count, beside the engine's
+        c.kernel_ios = k->v[BlockStatSample::kReadIos] + k->v[BlockStatSample::kWriteIos];
+        c.kernel_in_flight = k->v[BlockStatSample::kInFlight];
+      }
+    return c;
   }
 
   std::string describe() const override {
@@ -138,6 +150,7 @@ class UringEngine final : public IoEngine {
   bool owns_fd_;  ///< false: the guard's borrowed descriptor (IoTarget::fd)
   std::optional<BlockStatSource> block_stat_;  ///< the kernel's counters; none for a file
   std::vector<std::unique_ptr<UringWorker>> workers_;
+  uint64_t completed_ios_ = 0;  ///< every I/O of every run() so far (a run drains before it returns)
 };
 
 /// CAP_IPC_LOCK (bit 14) in this process's effective set: registered buffers are then not

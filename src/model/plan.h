@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/access_spec.h"
+#include "model/advanced_plan.h"
 #include "model/purge.h"
 
 namespace pts::model {
@@ -45,6 +47,9 @@ struct SubTestPlan {
   AccessSpec wipc;     ///< SEQ writes over the ActiveRange; bytes_limit = multiple × user capacity
   std::vector<CellPlan> cells;  ///< in spec order: R/W mix outer, block size inner
   std::vector<TrackingVariable> tracking;
+  /// How the procedure runs this sub-test (model::role, advanced_plan.h); empty = steady Rounds.
+  std::string role;
+  uint32_t role_index = 0;  ///< which wait state (HIR) or histogram point (DIRTH: 0 Max, 1 Mid, 2 Min)
 };
 
 /// A resolved test plan.
@@ -81,6 +86,17 @@ struct TestPlan {
   bool accept_purge_failure = false;  ///< operator accepts a failed/unverified purge (then a deviation)
   std::string data_pattern = "random";
   std::vector<SubTestPlan> subtests;
+  /// The registered procedure that runs the plan (pts/procedure.cpp); empty in records older
+  /// than the advanced tests = found by test_id.
+  std::string procedure;
+  double time_scale = 1.0;  ///< --time-scale: every phase length multiplied by it (1 = the spec's)
+  /// How ptsuite reads details the spec leaves open or sources leave unconfirmed, in plain
+  /// words (printed by `plan` and on the report).
+  std::vector<std::string> interpretations;
+  std::optional<WsatPlan> wsat;
+  std::optional<HirPlan> hir;
+  std::optional<XsrPlan> xsr;
+  std::optional<DirthPlan> dirth;
 };
 
 }  // namespace pts::model

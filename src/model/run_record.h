@@ -21,8 +21,10 @@ namespace pts::model {
 /// verification.method in PurgeRecord, the confirmed identity (DeviceIdentity.wwid/nguid/eui64/
 /// serial_made_up/subsystem_*) and RunRecord.consent, WIPC's own TC/QD, sequential stream positions, client
 /// ActiveRange segments, the cell's kernel counters, fidelity flags, completion batching and
-/// paced latency from the schedule, and a simulated drive's marks (RunRecord.virtual_time and
-/// simulated_drive, CellResult.simulated). Older records load unchanged (new fields take their defaults).
+/// paced latency from the schedule, a simulated drive's marks (RunRecord.virtual_time and
+/// simulated_drive, CellResult.simulated), and the advanced tests (plan procedure, time_scale,
+/// interpretations and their parameters, sub-test role, Round idle_after, sub-test findings,
+/// window cpu_pct). Older records load unchanged (new fields take their defaults).
 inline constexpr int kRunRecordSchemaVersion = 5;
 
 /// A preconditioning pass (WIPC), as run.
@@ -46,6 +48,8 @@ struct RoundRecord {
   /// this round, in order; the first cell after a start or resume has none.
   std::vector<uint64_t> cell_gaps_ns;
   std::optional<SteadyStateVerdict> verdict;  ///< from round window_rounds on
+  /// Host idle after this Round's cells (HIR Access B); absent for every other Round.
+  std::optional<IdleRecord> idle_after;
 };
 
 /// The reported value of one cell: the mean over the Measurement Window only (rounds
@@ -74,6 +78,7 @@ struct CellWindowResult {
   /// record from before schema 3, or when a window cell carried no histogram: then the
   /// summaries are empty and p99_999_latency_ns is the mean of the Rounds' values.
   bool percentiles_pooled = false;
+  double cpu_pct = 0;           ///< mean of the Rounds' process CPU (user + system, 100 = one core)
 };
 
 /// A cell that ended with I/O errors. It is not a result: it never enters a Round or a
@@ -97,6 +102,8 @@ struct SubTestRecord {
   uint32_t window_last_round = 0;
   std::optional<SteadyStateVerdict> final_verdict;
   std::vector<CellWindowResult> window_results;  ///< one per applicable cell, in plan order
+  /// What an advanced procedure derived (cliff, plateaus, recovery, MaxIOPS point, ...).
+  std::vector<Finding> findings;
 };
 
 /// Anything that departs from the spec, in plain words; printed on every report sheet.

@@ -1,7 +1,7 @@
 // pts/procedure.h — the explicit registry of test procedures. A procedure runs one sub-test
 // of a plan from wherever the record says it stands (fresh, or reloaded for resume) to its
-// end. IOPS, Throughput and Latency share the generic round/steady-state procedure; the
-// advanced tests (WSAT, HIR, XSR, DIRTH) will add their own entries beside it.
+// end. IOPS, Throughput and Latency share the generic round/steady-state procedure; WSAT,
+// HIR, XSR and DIRTH (which ECW runs too) have their own entries beside it.
 // May use: core, model, pts/run_context.
 #pragma once
 
@@ -35,5 +35,9 @@ const std::vector<ProcedureEntry>& procedures();
 
 /// The procedure for a plan's test_id; nullptr when none runs it.
 const Procedure* find_procedure(const std::string& test_id);
+
+/// The procedure a plan names (TestPlan::procedure), else the one for its test_id (records
+/// from before the advanced tests); nullptr when none runs it.
+const Procedure* find_procedure_for(const model::TestPlan& plan);
 
 }  // namespace pts::runner

@@ -43,9 +43,12 @@ RunResult execute(RunContext& ctx) {
     out.error = std::move(e);
     return out;
   };
-  const Procedure* proc = find_procedure(ctx.record().plan.test_id);
+  const Procedure* proc = find_procedure_for(ctx.record().plan);
   if (!proc)
-    return fail(core::Error(ErrorKind::Internal, "no procedure runs test '" + ctx.record().plan.test_id + "'"));
+    return fail(core::Error(ErrorKind::Internal, "no procedure runs test '" + ctx.record().plan.test_id + "'" +
+                                                     (ctx.record().plan.procedure.empty()
+                                                          ? std::string()
+                                                          : " (procedure '" + ctx.record().plan.procedure + "')")));
   for (size_t i = 0; i < ctx.record().subtests.size(); ++i) {
     auto step = proc->run_subtest(ctx, i);
     if (!step.ok()) return fail(step.take_error());

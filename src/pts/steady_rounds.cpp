@@ -7,6 +7,7 @@
 #include "config/run_options.h"
 #include "core/units.h"
 #include "steady/steady_state.h"
+#include "pts/phase_steps.h"
 #include "pts/phases.h"
 #include "pts/window_results.h"
 
@@ -88,15 +89,7 @@ core::Status close_round(RunContext& ctx, size_t i, uint32_t r) {
   summary.round = r;
   summary.started_wall_ns = rounds.back().started_wall_ns;
   summary.ended_wall_ns = ctx.wall_ns();
-  summary.cell_gaps_ns = ctx.round_gaps();
-  if (!summary.cell_gaps_ns.empty()) {
-    double sum = 0;
-    for (uint64_t g : summary.cell_gaps_ns) {
-      sum += static_cast<double>(g);
-      summary.max_cell_gap_ns = std::max(summary.max_cell_gap_ns, g);
-    }
-    summary.mean_cell_gap_ns = sum / static_cast<double>(summary.cell_gaps_ns.size());
-  }
+  set_round_gaps(summary, ctx.round_gaps());
   summary.verdict = *verdict;
   auto st = ctx.round_end(i, summary);
   if (!st.ok()) return st;
@@ -123,7 +116,7 @@ bool round_ends_subtest(const model::TestPlan& plan, const model::RoundRecord& r
   return round.round >= plan.max_rounds && !plan.continue_past_max;
 }
 
-core::Status finish_subtest(RunContext& ctx, size_t i) {
+core::Status finish_subtest(RunContext& ctx, size_t i, const SummaryHook& on_finish) {
   const auto& plan = ctx.record().plan;
   const auto& sub = plan.subtests[i];
   const auto& rec = ctx.record().subtests[i];
@@ -136,6 +129,10 @@ core::Status finish_subtest(RunContext& ctx, size_t i) {
   summary.window_first_round = last.round >= plan.window_rounds ? last.round - plan.window_rounds + 1 : 1;
   summary.final_verdict = last.verdict;
   summary.window_results = window_results(sub, rec.rounds, summary.window_first_round, summary.window_last_round);
+  if (on_finish) {
+    auto added = on_finish(ctx, i, summary);
+    if (!added.ok()) return added;
+  }
   auto st = ctx.subtest_end(i, summary);
   if (!st.ok()) return st;
   const std::string window =
@@ -150,7 +147,15 @@ core::Status finish_subtest(RunContext& ctx, size_t i) {
 
 }  // namespace
 
+uint64_t cell_seed(uint64_t base, size_t subtest, uint32_t round, size_t cell) {
+  return derive_seed(base, subtest, round, cell);
+}
+
 core::Result<StepOutcome> SteadyRoundsProcedure::run_subtest(RunContext& ctx, size_t i) const {
+  return run_steady_rounds(ctx, i);
+}
+
+core::Result<StepOutcome> run_steady_rounds(RunContext& ctx, size_t i, const SummaryHook& on_finish) {
   const auto& plan = ctx.record().plan;
   const auto& sub = plan.subtests[i];
   if (ctx.record().subtests[i].complete) return StepOutcome::Done;
@@ -181,7 +186,7 @@ core::Result<StepOutcome> SteadyRoundsProcedure::run_subtest(RunContext& ctx, si
       k = rounds.back().cells.size();
     } else if (!rounds.empty()) {
       if (round_ends_subtest(plan, rounds.back())) {
-        auto st = finish_subtest(ctx, i);
+        auto st = finish_subtest(ctx, i, on_finish);
         if (!st.ok()) return st.take_error();
         return StepOutcome::Done;
       }

@@ -34,6 +34,7 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
         const bool has = c.read_histogram.sub_bucket_bits != 0 || c.write_histogram.sub_bucket_bits != 0 ||
                          c.latency.samples == 0;
         pooled = pooled && has && reads.merge_record(c.read_histogram) && writes.merge_record(c.write_histogram);
+        w.cpu_pct += c.cpu_usr_pct + c.cpu_sys_pct;
         break;
       }
     }
@@ -47,6 +48,7 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
       w.write_mbps /= n;
       w.mean_latency_ns /= n;
       w.p99_999_latency_ns /= n;
+      w.cpu_pct /= n;
     }
     if (w.rounds > 0 && pooled) {
       engine::LatencyHistogram all = reads;

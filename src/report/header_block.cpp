@@ -91,12 +91,22 @@ std::vector<Banner> status_banners(const model::RunRecord& record, const std::ve
     out.push_back({b, true});
   }
   const bool many = subtests.size() > 1;
+  size_t own_rule_done = 0;  // advanced sub-tests with no steady-state rule, run to their stop rule
   for (size_t si : subtests) {
     const auto& p = record.plan.subtests[si];
     const std::string prefix = many ? subtest_name(p) + ": " : "";
     const auto* st = record_for(record, p);
+    const bool own_rule = !p.role.empty() && p.tracking.empty();
+    if (own_rule && st && st->complete) {
+      ++own_rule_done;
+      continue;
+    }
     if (!st || st->rounds.empty()) {
       out.push_back({prefix + "not run — no Round recorded", true});
+      continue;
+    }
+    if (own_rule) {
+      out.push_back({prefix + "not finished — partial (" + std::to_string(st->rounds.size()) + " Rounds recorded)", true});
       continue;
     }
     const ReportedRounds rr = reported_rounds(record.plan, *st);
@@ -108,6 +118,11 @@ std::vector<Banner> status_banners(const model::RunRecord& record, const std::ve
     else
       out.push_back({prefix + "Steady state NOT determined — partial (rounds " + window + " reported)", true});
   }
+  if (own_rule_done)
+    out.push_back({(own_rule_done == 1 && !many ? std::string("Complete") : std::to_string(own_rule_done) +
+                                                                               " sub-test(s) complete") +
+                       ": run to the procedure's own stop rule (no steady-state determination applies)",
+                   false});
   return out;
 }
 

@@ -40,26 +40,34 @@ std::vector<PageScope> expand_scopes(const model::RunRecord& rec, const SheetSpe
   std::vector<PageScope> out;
   const auto& subs = rec.plan.subtests;
   auto titled = [](const model::SubTestPlan& p) { return p.title.empty() ? p.id : p.title; };
+  // A sheet with a `role` covers only the sub-tests its procedure gave that role.
+  auto in_role = [&](size_t i) { return sheet.any_role || subs[i].role == sheet.role; };
   switch (sheet.repeat) {
     case SheetRepeat::Once: {
       PageScope ps;
       ps.scope.record = &rec;
-      for (size_t i = 0; i < subs.size(); ++i) ps.scope.subtests.push_back(i);
-      if (subs.size() == 1) ps.ph = {subs[0].id, titled(subs[0]), "", "", ""};
+      for (size_t i = 0; i < subs.size(); ++i)
+        if (in_role(i)) ps.scope.subtests.push_back(i);
+      if (ps.scope.subtests.size() == 1) {
+        const auto& only = subs[ps.scope.subtests[0]];
+        ps.ph = {only.id, titled(only), "", "", ""};
+      }
       out.push_back(std::move(ps));
       break;
     }
     case SheetRepeat::Subtest:
       for (size_t i = 0; i < subs.size(); ++i) {
+        if (!in_role(i)) continue;
         PageScope ps;
         ps.scope.record = &rec;
         ps.scope.subtests = {i};
-        ps.ph = {subs[i].id, titled(subs[i]), "", std::to_string(i + 1), ""};
+        ps.ph = {subs[i].id, titled(subs[i]), "", std::to_string(out.size() + 1), ""};  // numbered among its pages
         out.push_back(std::move(ps));
       }
       break;
     case SheetRepeat::Tracking:
       for (size_t i = 0; i < subs.size(); ++i) {
+        if (!in_role(i)) continue;
         for (const auto& tv : subs[i].tracking) {
           PageScope ps;
           ps.scope.record = &rec;

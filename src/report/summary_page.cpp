@@ -4,6 +4,7 @@
 #include "core/units.h"
 #include "report/header_block.h"
 #include "report/record_view.h"
+#include "report/advanced_tables.h"
 #include "report/tables.h"
 
 namespace pts::report {
@@ -30,8 +31,10 @@ Table drive_table(const model::RunRecord& rec) {
   return t;
 }
 
-std::string window_state(const model::SubTestRecord* st, const model::TestPlan& plan) {
+std::string window_state(const model::SubTestRecord* st, const model::TestPlan& plan, const model::SubTestPlan& p) {
   if (!st || st->rounds.empty()) return "not run";
+  if (!p.role.empty() && p.tracking.empty())  // an advanced phase with its own stop rule
+    return st->complete ? "n/a — complete (own stop rule)" : "n/a — not finished";
   const ReportedRounds rr = reported_rounds(plan, *st);
   const std::string r = rounds_label(rr.first, rr.last);
   if (st->steady_state_reached) return "achieved, " + r;
@@ -50,7 +53,7 @@ Table verdict_table(const model::RunRecord& rec) {
   for (const auto& p : rec.plan.subtests) {
     const auto* st = record_for(rec, p);
     const double rounds = st && !st->rounds.empty() ? st->rounds.back().round : 0;
-    const std::string state = window_state(st, rec.plan);
+    const std::string state = window_state(st, rec.plan, p);
     if (p.tracking.empty())
       t.rows.push_back({TableCell::str(titled(p)), TableCell::num(rounds), TableCell::str(state), TableCell::str("none"),
                         {}, {}, {}});
@@ -74,10 +77,23 @@ Table verdict_table(const model::RunRecord& rec) {
   return t;
 }
 
-bool matches(const model::CellPlan& c, const CellFilter& f) {
-  if (f.read_pct && c.spec.read_pct != *f.read_pct) return false;
-  if (f.block_bytes && model::max_block_bytes(c.spec) != *f.block_bytes) return false;
-  return true;
+std::vector<TableCell> finding_headline(const model::RunRecord& rec, const HeadlineSpec& h) {
+  std::vector<size_t> subs;
+  for (size_t i = 0; i < rec.plan.subtests.size(); ++i)
+    if (h.subtest.empty() || rec.plan.subtests[i].id == h.subtest) subs.push_back(i);
+  size_t at = 0;
+  const model::Finding* f = find_finding(rec, subs, h.finding, &at);
+  std::vector<TableCell> row{TableCell::str(h.label)};
+  if (!f) {
+    row.push_back(TableCell::str("not stored (the sub-test has not finished)"));
+    row.push_back(TableCell{});
+    row.push_back(TableCell{});
+    return row;
+  }
+  row.push_back(f->value ? TableCell::num(*f->value) : TableCell::str("undefined"));
+  row.push_back(TableCell::str(f->unit));
+  row.push_back(TableCell::str(titled(rec.plan.subtests[at]) + ", " + f->label + (f->detail.empty() ? "" : ": " + f->detail)));
+  return row;
 }
 
 Table headline_table(const model::RunRecord& rec, const ReportTemplate& tmpl) {
@@ -87,6 +103,10 @@ Table headline_table(const model::RunRecord& rec, const ReportTemplate& tmpl) {
   t.columns = {{"label", "Result", "", 4}, {"value", "Value", "#,##0.00##"}, {"unit", "Unit", ""},
                {"source", "From", "", 6}};
   for (const auto& h : tmpl.headlines) {
+    if (!h.finding.empty()) {  // a finding pts stored (WSAT's plateau, DIRTH's MaxIOPS, ...)
+      t.rows.push_back(finding_headline(rec, h));
+      continue;
+    }
     const MetricInfo* m = find_metric(h.metric);
     std::vector<TableCell> row{TableCell::str(h.label)};
     const model::CellPlan* cell = nullptr;
@@ -94,7 +114,7 @@ Table headline_table(const model::RunRecord& rec, const ReportTemplate& tmpl) {
     for (const auto& p : rec.plan.subtests) {
       if (!h.subtest.empty() && p.id != h.subtest) continue;
       for (const auto& c : p.cells)
-        if (c.applicable && matches(c, h.filter)) {
+        if (c.applicable && cell_matches(c, h.filter)) {
           cell = &c;
           sub = &p;
           break;

@@ -7,23 +7,21 @@
 #include <set>
 
 #include "core/units.h"
+#include "report/advanced_tables.h"
 #include "report/record_view.h"
 
 namespace pts::report {
 
 namespace {
 
-bool matches(const model::CellPlan& cell, const CellFilter& f) {
-  if (f.read_pct && cell.spec.read_pct != *f.read_pct) return false;
-  if (f.block_bytes && model::max_block_bytes(cell.spec) != *f.block_bytes) return false;
-  return true;
-}
 
 std::string dimension_label(const model::CellPlan& cell, Dimension d) {
   switch (d) {
     case Dimension::BlockSize: return core::format_block_size(model::max_block_bytes(cell.spec));
     case Dimension::RwMix: return rw_mix_label(cell.spec.read_pct);
     case Dimension::Cell: return cell.label.empty() ? cell.id : cell.label;
+    case Dimension::Threads: return "TC " + std::to_string(cell.spec.threads);
+    case Dimension::QueueDepth: return "QD " + std::to_string(cell.spec.queue_depth);
   }
   return cell.id;
 }
@@ -35,6 +33,8 @@ long dimension_key(const model::CellPlan& cell, Dimension d, long plan_order) {
     case Dimension::BlockSize: return static_cast<long>(model::max_block_bytes(cell.spec));
     case Dimension::RwMix: return static_cast<long>(cell.spec.read_pct);
     case Dimension::Cell: return plan_order;
+    case Dimension::Threads: return static_cast<long>(cell.spec.threads);
+    case Dimension::QueueDepth: return static_cast<long>(cell.spec.queue_depth);
   }
   return plan_order;
 }
@@ -44,6 +44,8 @@ std::string dimension_header(Dimension d) {
     case Dimension::BlockSize: return "Block Size (KiB)";
     case Dimension::RwMix: return "R/W Mix";
     case Dimension::Cell: return "Cell";
+    case Dimension::Threads: return "TC (threads)";
+    case Dimension::QueueDepth: return "QD (per thread)";
   }
   return "";
 }
@@ -51,6 +53,8 @@ std::string dimension_header(Dimension d) {
 /// Row key cell: block sizes as numbers in KiB (so a log x axis works), others as text.
 TableCell dimension_cell(const model::CellPlan& cell, Dimension d) {
   if (d == Dimension::BlockSize) return TableCell::num(block_size_kib(model::max_block_bytes(cell.spec)));
+  if (d == Dimension::Threads) return TableCell::num(cell.spec.threads);  // numbers: a log x axis works
+  if (d == Dimension::QueueDepth) return TableCell::num(cell.spec.queue_depth);
   return TableCell::str(dimension_label(cell, d));
 }
 
@@ -65,7 +69,7 @@ std::vector<ScopedCell> cells_in_scope(const Scope& scope, const CellFilter& fil
   long order = 0;
   for (size_t si : scope.subtests) {
     for (const auto& c : scope.record->plan.subtests[si].cells) {
-      if (matches(c, filter)) out.push_back({si, &c, order});
+      if (cell_matches(c, filter)) out.push_back({si, &c, order});
       ++order;
     }
   }
@@ -228,6 +232,13 @@ Table matrix_table(const TableSpec& spec, const Scope& scope) {
 
 }  // namespace
 
+bool cell_matches(const model::CellPlan& cell, const CellFilter& f) {
+  if (f.read_pct && cell.spec.read_pct != *f.read_pct) return false;
+  if (f.block_bytes && model::max_block_bytes(cell.spec) != *f.block_bytes) return false;
+  if (!f.id_prefix.empty() && cell.id.rfind(f.id_prefix, 0) != 0) return false;
+  return true;
+}
+
 const model::TrackingVerdict* find_tracking_verdict(const model::SubTestRecord* st,
                                                     const model::TrackingVariable& variable) {
   if (!st) return nullptr;
@@ -246,6 +257,11 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Determination: t = determination_table(scope); break;
     case TableKind::Matrix: t = matrix_table(spec, scope); break;
     case TableKind::Raw: t = raw_table(*scope.record, scope.subtests); break;
+    case TableKind::Samples:
+    case TableKind::Findings:
+    case TableKind::Interpretations:
+    case TableKind::Points:
+    case TableKind::Histogram: t = advanced_table(spec, scope); break;
   }
   t.id = spec.id;
   t.printed = spec.printed;

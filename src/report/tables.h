@@ -21,6 +21,9 @@ struct Scope {
   const model::TrackingVariable* tracking = nullptr;  ///< for Tracking pages
 };
 
+/// True when `cell` passes every set field of `filter` (tables and headlines share it).
+bool cell_matches(const model::CellPlan& cell, const CellFilter& filter);
+
 /// Builds the table `spec` selects within `scope`. `spec.metric` must be valid (the template
 /// loader checks it).
 Table build_table(const TableSpec& spec, const Scope& scope);

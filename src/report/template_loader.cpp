@@ -79,13 +79,31 @@ E get_enum(const toml::table& t, const char* key, E def, const std::vector<std::
 }
 
 const std::vector<std::pair<const char*, Dimension>> kDimensions = {
-    {"block_size", Dimension::BlockSize}, {"rw_mix", Dimension::RwMix}, {"cell", Dimension::Cell}};
+    {"block_size", Dimension::BlockSize}, {"rw_mix", Dimension::RwMix}, {"cell", Dimension::Cell},
+    {"threads", Dimension::Threads},      {"queue_depth", Dimension::QueueDepth}};
+
+std::vector<std::string> get_strings(const toml::table& t, const char* key, Problems& p, const std::string& what) {
+  std::vector<std::string> out;
+  const toml::node* n = t.get(key);
+  if (!n) return out;
+  const auto* arr = n->as_array();
+  if (!arr) {
+    p.add(*n, "'" + std::string(key) + "' in " + what + " must be an array of strings");
+    return out;
+  }
+  for (const auto& e : *arr) {
+    if (auto v = e.value<std::string>()) out.push_back(*v);
+    else p.add(e, "'" + std::string(key) + "' in " + what + " must hold strings");
+  }
+  return out;
+}
 
 CellFilter read_filter(const toml::table& t, Problems& p) {
   CellFilter out;
   if (const toml::node* f = t.get("filter")) {
     if (const auto* ft = f->as_table()) {
-      check_keys(*ft, {"read_pct", "block_bytes"}, "filter", p);
+      check_keys(*ft, {"read_pct", "block_bytes", "id_prefix"}, "filter", p);
+      out.id_prefix = get_string(*ft, "id_prefix", p, false, "filter");
       if (ft->get("read_pct")) out.read_pct = static_cast<uint32_t>(get_int(*ft, "read_pct", 0, p, "filter"));
       if (ft->get("block_bytes")) out.block_bytes = static_cast<uint32_t>(get_int(*ft, "block_bytes", 0, p, "filter"));
     } else {
@@ -95,25 +113,63 @@ CellFilter read_filter(const toml::table& t, Problems& p) {
   return out;
 }
 
+/// The keys of the advanced tests' table kinds (samples, points, findings).
+void read_advanced_table(const toml::table& t, TableSpec& s, Problems& p) {
+  const std::string what = "[[sheet.table]]";
+  s.x = get_enum<SampleAxis>(t, "x", SampleAxis::Minutes,
+                             {{"minutes", SampleAxis::Minutes}, {"tgbw", SampleAxis::Tgbw},
+                              {"drive_fills", SampleAxis::DriveFills}, {"sample", SampleAxis::Sample}},
+                             p, what);
+  s.metrics = get_strings(t, "metrics", p, what);
+  s.levels = get_strings(t, "levels", p, what);
+  s.keys = get_strings(t, "keys", p, what);
+  s.mark = get_string(t, "mark", p, false, what);
+  s.x_metric = get_string(t, "x_metric", p, false, what);
+  s.series_by_subtest = get_bool(t, "series_by_subtest", false, p, what);
+  for (const auto& m : s.metrics)
+    if (!find_metric(m)) p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + metric_names() + ")");
+  const bool samples = s.kind == TableKind::Samples;
+  if (samples && s.metrics.empty()) p.add(t, "a 'samples' table needs 'metrics'");
+  if (samples && s.series_by_subtest && s.metrics.size() != 1)
+    p.add(t, "series_by_subtest = true draws one metric per sub-test: give exactly one in 'metrics'");
+  if (!samples)
+    for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest"})
+      if (t.get(k)) p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
+  if (s.kind == TableKind::Points) {
+    const MetricInfo* xm = s.x_metric.empty() ? nullptr : find_metric(s.x_metric);
+    if (!xm || !xm->in_window_results)
+      p.add(t, "a 'points' table needs 'x_metric', a stored window metric (" + metric_names(true) + ")");
+  } else if (t.get("x_metric")) {
+    p.add(*t.get("x_metric"), "'x_metric' applies to 'points' tables only");
+  }
+  if (s.kind != TableKind::Findings && t.get("keys")) p.add(*t.get("keys"), "'keys' applies to 'findings' tables only");
+}
+
 TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
-  check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label"}, what, p);
+  check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label", "x",
+                 "metrics", "levels", "mark", "series_by_subtest", "x_metric", "keys"},
+             what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
   s.id = get_string(t, "id", p, true, what);
   s.kind = get_enum<TableKind>(t, "kind", TableKind::Matrix,
                                {{"convergence", TableKind::Convergence}, {"window", TableKind::Window},
                                 {"determination", TableKind::Determination}, {"matrix", TableKind::Matrix},
-                                {"raw", TableKind::Raw}},
+                                {"raw", TableKind::Raw}, {"samples", TableKind::Samples},
+                                {"findings", TableKind::Findings}, {"interpretations", TableKind::Interpretations},
+                                {"points", TableKind::Points}, {"histogram", TableKind::Histogram}},
                                p, what);
   if (!t.get("kind")) p.add(t, what + " needs 'kind'");
   s.caption = get_string(t, "caption", p, false, what);
   s.metric = get_string(t, "metric", p, false, what);
-  const bool needs_metric = s.kind == TableKind::Convergence || s.kind == TableKind::Matrix;
+  const bool needs_metric =
+      s.kind == TableKind::Convergence || s.kind == TableKind::Matrix || s.kind == TableKind::Points;
   if (needs_metric && s.metric.empty()) p.add(t, what + " of this kind needs 'metric'");
   if (!s.metric.empty() && !find_metric(s.metric))
     p.add(*t.get("metric"), "unknown metric '" + s.metric + "' (known: " + metric_names() + ")");
-  else if (s.kind == TableKind::Matrix && !s.metric.empty() && !find_metric(s.metric)->in_window_results)
+  else if ((s.kind == TableKind::Matrix || s.kind == TableKind::Points) && !s.metric.empty() &&
+           !find_metric(s.metric)->in_window_results)
     p.add(*t.get("metric"), "metric '" + s.metric + "' has no stored Measurement Window result (a matrix shows " +
                                 "what pts stored: " + metric_names(true) + ")");
   if (!needs_metric && !s.metric.empty()) p.add(*t.get("metric"), "'metric' has no effect on this kind of table");
@@ -122,6 +178,7 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   s.columns = get_enum<Dimension>(t, "columns", Dimension::RwMix, kDimensions, p, what);
   s.series_label = get_enum<Dimension>(t, "series_label", Dimension::BlockSize, kDimensions, p, what);
   if (s.kind == TableKind::Matrix && s.rows == s.columns) p.add(t, "matrix rows and columns must differ");
+  read_advanced_table(t, s, p);
   if ((s.kind == TableKind::Window || s.kind == TableKind::Determination) && repeat != SheetRepeat::Tracking)
     p.add(t, "a '" + std::string(s.kind == TableKind::Window ? "window" : "determination") +
                  "' table needs a sheet with repeat = \"tracking\"");
@@ -131,10 +188,16 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
 
 HeadlineSpec read_headline(const toml::table& t, Problems& p) {
   const std::string what = "[[headline]]";
-  check_keys(t, {"label", "metric", "filter", "subtest"}, what, p);
+  check_keys(t, {"label", "metric", "filter", "subtest", "finding"}, what, p);
   HeadlineSpec h;
   h.source_line = static_cast<int>(t.source().begin.line);
   h.label = get_string(t, "label", p, true, what);
+  h.finding = get_string(t, "finding", p, false, what);
+  if (!h.finding.empty()) {  // a stored finding: no metric, no filter
+    if (t.get("metric") || t.get("filter")) p.add(t, what + " with 'finding' takes no 'metric' or 'filter'");
+    h.subtest = get_string(t, "subtest", p, false, what);
+    return h;
+  }
   h.metric = get_string(t, "metric", p, true, what);
   h.subtest = get_string(t, "subtest", p, false, what);
   const MetricInfo* m = h.metric.empty() ? nullptr : find_metric(h.metric);
@@ -211,7 +274,7 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
 
 SheetSpec read_sheet(const toml::table& t, Problems& p) {
   const std::string what = "[[sheet]]";
-  check_keys(t, {"name", "title", "repeat", "table", "chart"}, what, p);
+  check_keys(t, {"name", "title", "repeat", "role", "table", "chart"}, what, p);
   SheetSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
   s.name = get_string(t, "name", p, true, what);
@@ -220,6 +283,10 @@ SheetSpec read_sheet(const toml::table& t, Problems& p) {
                                    {{"once", SheetRepeat::Once}, {"subtest", SheetRepeat::Subtest},
                                     {"tracking", SheetRepeat::Tracking}},
                                    p, what);
+  if (t.get("role")) {
+    s.role = get_string(t, "role", p, false, what);
+    s.any_role = false;
+  }
   std::set<std::string> ids;
   if (const toml::node* n = t.get("table")) {
     if (const auto* arr = n->as_array()) {

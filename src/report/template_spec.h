@@ -26,16 +26,31 @@ enum class TableKind {
   Window,         ///< rows = Measurement Window Rounds: value, average, 110 %/90 % of it, fit
   Determination,  ///< the stored steady-state determination of one Tracking Variable
   Matrix,         ///< rows × columns of cells, value = the stored window result of the metric
-  Raw             ///< every Round's every cell, every field (the same columns as the CSV)
+  Raw,            ///< every Round's every cell, every field (the same columns as the CSV)
+  // The advanced tests (report/advanced_tables.cpp):
+  Samples,        ///< every cell in Round order (WSAT/XSR samples, HIR Access A/C): x = `x`, columns = `metrics`
+  Findings,       ///< the findings pts stored per sub-test: long form, or rows = sub-tests × `keys`
+  Interpretations,///< the plan's readings of unconfirmed details and the time scale, in words
+  Points,         ///< one row per cell: x = window `x_metric`, a column per `series_label` value = `metric`
+  Histogram       ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+};
+
+/// The x axis of a Samples table.
+enum class SampleAxis {
+  Minutes,     ///< elapsed time from the sub-test's first cell: cell seconds + host idle
+  Tgbw,        ///< total GB (10^9 B) written by the sub-test so far (TGBW)
+  DriveFills,  ///< bytes written so far ÷ the user capacity
+  Sample       ///< 1, 2, 3, …
 };
 
 /// A cell dimension used for matrix rows/columns and series labels.
-enum class Dimension { BlockSize, RwMix, Cell };
+enum class Dimension { BlockSize, RwMix, Cell, Threads, QueueDepth };
 
 /// Keeps only cells whose spec matches every set field.
 struct CellFilter {
   std::optional<uint32_t> read_pct;
   std::optional<uint32_t> block_bytes;
+  std::string id_prefix;  ///< cell id starts with it ("tc": DIRTH's sweep points); empty = any
 };
 
 struct TableSpec {
@@ -48,6 +63,14 @@ struct TableSpec {
   Dimension columns = Dimension::RwMix;
   Dimension series_label = Dimension::BlockSize;  ///< convergence column headers
   bool printed = true;       ///< false: chart data only, written below the printed page
+  // Samples / Points / Findings (the advanced tests):
+  SampleAxis x = SampleAxis::Minutes;
+  std::vector<std::string> metrics;  ///< Samples: one column per metric
+  std::vector<std::string> levels;   ///< Samples: a constant column per finding key (a plateau, a baseline)
+  std::string mark;                  ///< Samples: a finding holding a sample number; its first metric there only
+  bool series_by_subtest = false;    ///< Samples: one column per sub-test (rows grouped by sub-test)
+  std::string x_metric;              ///< Points: the window metric on the x axis
+  std::vector<std::string> keys;     ///< Findings: columns (rows = sub-tests); empty = long form
   int source_line = 0;       ///< template line, for error messages
 };
 
@@ -82,6 +105,8 @@ struct SheetSpec {
   std::string name;    ///< sheet tab name; "{subtest}", "{index}" expanded, ≤ 31 chars
   std::string title;   ///< page sub-title, e.g. "IOPS – Block Size x RW Mix Matrix"
   SheetRepeat repeat = SheetRepeat::Once;
+  std::string role;    ///< only sub-tests with this plan role (model/advanced_plan.h); "" = every one
+  bool any_role = true;  ///< false when `role` was given (role = "" selects the steady-Rounds sub-tests)
   std::vector<TableSpec> tables;
   std::vector<ChartSpec> charts;
   int source_line = 0;
@@ -94,6 +119,7 @@ struct HeadlineSpec {
   std::string metric;   ///< a window metric (record_view.h)
   CellFilter filter;
   std::string subtest;  ///< plan sub-test id; empty = any
+  std::string finding;  ///< instead of a metric: a finding key pts stored (first sub-test holding it)
   int source_line = 0;
 };
 

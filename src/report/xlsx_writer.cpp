@@ -299,7 +299,7 @@ class Writer {
       for (size_t c = 0; c < row.size() && c < t.columns.size(); ++c) {
         const bool wide_text = row[c].type == TableCell::Type::Text && t.columns[c].span > 1;
         put(r, c, row[c], number_format(t.columns[c].number_format, wide_text));
-        if (row[c].type == TableCell::Type::Text)
+        if (wide_text)  // only merged text cells wrap: a one-column text stays one line tall
           lines = std::max(lines, lines_for(row[c].text, 13 * std::max(1, t.columns[c].span)));
       }
       if (lines > 1) set_height(ws, r, 12.0 * lines + 2);

@@ -161,7 +161,26 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrackingVariable, cell_id, metri
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellPlan, id, label, spec, applicable,
                                                 not_applicable_reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestPlan, id, title, purge, wipc_enabled, wipc, cells,
-                                                tracking)
+                                                tracking, role, role_index)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WsatPlan, workload, workload_title, max_seconds,
+                                                spec_max_seconds, capacity_multiple, stop_bytes,
+                                                stop_at_steady, fob_samples, cliff_fraction,
+                                                plateau_samples)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HirPlan, access_a_seconds, spec_access_a_seconds,
+                                                repetitions, access_c_seconds, spec_access_c_seconds,
+                                                wait_seconds, spec_wait_seconds, baseline)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XsrGroup, cell_id, seconds, spec_seconds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XsrPlan, groups, recovery_reference)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DirthPlan, thread_counts, queue_depths, sweep_order,
+                                                art_ceiling_ns, round_prewrite_seconds,
+                                                spec_round_prewrite_seconds, histogram_prewrite_seconds,
+                                                spec_histogram_prewrite_seconds, histogram_seconds,
+                                                spec_histogram_seconds, mid_rule)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, key, label, value, unit, detail)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IdleRecord, requested_ns, measured_ns, started_wall_ns,
+                                                ended_wall_ns, completed, engine_ios_before,
+                                                engine_ios_after, kernel_ios_before, kernel_ios_after,
+                                                kernel_in_flight_before)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_edition, device_class,
                                                 template_name, definition_file, write_cache_enabled,
                                                 active_range_pct, ar_segments, ar_amount_bytes,
@@ -171,7 +190,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_ed
                                                 continue_past_max, wipc_capacity_multiple,
                                                 data_excursion_limit, slope_excursion_limit,
                                                 purge_method, purge_auto, accept_purge_failure, data_pattern,
-                                                subtests)
+                                                subtests, procedure, time_scale, interpretations, wsat,
+                                                hir, xsr, dirth)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WindowAssessment, first_round, last_round, values,
                                                 average, slope, intercept, data_excursion,
                                                 slope_excursion, allowed_data_excursion,
@@ -181,16 +201,19 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SteadyStateVerdict, round, stead
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PreconditionRecord, kind, target_bytes, bytes_written,
                                                 completed, result)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RoundRecord, round, started_wall_ns, ended_wall_ns, cells,
-                                                max_cell_gap_ns, mean_cell_gap_ns, cell_gaps_ns, verdict)
+                                                max_cell_gap_ns, mean_cell_gap_ns, cell_gaps_ns, verdict,
+                                                idle_after)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellWindowResult, cell_id, rounds, iops, read_iops,
                                                 write_iops, mbps, read_mbps, write_mbps,
                                                 mean_latency_ns, max_latency_ns, p99_999_latency_ns,
-                                                latency, read_latency, write_latency, percentiles_pooled)
+                                                latency, read_latency, write_latency, percentiles_pooled,
+                                                cpu_pct)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FailedCell, round, cell)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, failed_purges, failed_cells, wipc,
                                                 rounds, complete,
                                                 steady_state_reached, window_first_round,
-                                                window_last_round, final_verdict, window_results)
+                                                window_last_round, final_verdict, window_results,
+                                                findings)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OperatorField, key, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)

@@ -90,6 +90,7 @@ core::Status RecordBuilder::round_end(size_t subtest, const model::RoundRecord& 
   r.mean_cell_gap_ns = summary.mean_cell_gap_ns;
   r.cell_gaps_ns = summary.cell_gaps_ns;
   r.verdict = summary.verdict;
+  r.idle_after = summary.idle_after;
   return core::ok_status();
 }
 
@@ -103,6 +104,7 @@ core::Status RecordBuilder::subtest_end(size_t subtest, const model::SubTestReco
   s.window_last_round = summary.window_last_round;
   s.final_verdict = summary.final_verdict;
   s.window_results = summary.window_results;
+  s.findings = summary.findings;
   return core::ok_status();
 }
 

@@ -19,7 +19,8 @@ config::TestDefinition load(const std::string& name) {
 }
 
 TEST(Definitions, ShippedDefinitionsLoad) {
-  for (const char* f : {"iops.toml", "throughput.toml", "latency.toml", "_template.toml"}) {
+  for (const char* f : {"iops.toml", "throughput.toml", "latency.toml", "_template.toml", "wsat.toml", "hir.toml",
+                        "xsr.toml", "dirth.toml", "ecw.toml"}) {
     auto d = config::load_definition(kDir + f);
     EXPECT_TRUE(d.ok()) << f << ": " << (d.ok() ? "" : d.error().message());
   }

@@ -108,7 +108,18 @@ class FakeEngine final : public engine::IoEngine {
         r.io_errors = 1;
         r.error = "EIO at offset 0";
       }
+    completed_ios += r.read_ios + r.write_ios + r.io_errors;
     return r;
+  }
+
+  /// Every I/O of every run so far; `publish_counters = false` models an engine without them.
+  uint64_t completed_ios = 0;
+  bool publish_counters = true;
+  std::optional<engine::IoCounters> counters() override {
+    if (!publish_counters) return std::nullopt;
+    engine::IoCounters c;
+    c.engine_ios = completed_ios;
+    return c;
   }
 
   std::string describe() const override { return "fake engine"; }

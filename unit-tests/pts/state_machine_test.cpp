@@ -286,13 +286,27 @@ TEST(StateMachine, AnOperatorSeedGivesEveryCellOfEveryRoundItsOwnSeed) {
   EXPECT_EQ(std::count(sorted.begin(), sorted.end(), 42u), 0);
 }
 
-TEST(Procedures, RegistryRunsTheThreeSteadyStateTests) {
+TEST(Procedures, RegistryRunsAllEightTests) {
   for (const char* id : {"iops", "throughput", "latency"}) {
     const auto* p = runner::find_procedure(id);
     ASSERT_NE(p, nullptr) << id;
     EXPECT_STREQ(p->name(), "steady-rounds");
   }
-  EXPECT_EQ(runner::find_procedure("wsat"), nullptr);
+  const std::pair<const char*, const char*> advanced[] = {
+      {"wsat", "wsat"}, {"hir", "hir"}, {"xsr", "xsr"}, {"dirth", "dirth"}, {"ecw", "dirth"}};
+  for (const auto& [id, proc] : advanced) {
+    const auto* p = runner::find_procedure(id);
+    ASSERT_NE(p, nullptr) << id;
+    EXPECT_STREQ(p->name(), proc);
+  }
+  EXPECT_EQ(runner::find_procedure("cbw"), nullptr);
+  model::TestPlan plan;
+  plan.test_id = "my-wsat";  // a definition file of its own names its procedure
+  plan.procedure = "wsat";
+  ASSERT_NE(runner::find_procedure_for(plan), nullptr);
+  EXPECT_STREQ(runner::find_procedure_for(plan)->name(), "wsat");
+  plan.procedure = "nonesuch";
+  EXPECT_EQ(runner::find_procedure_for(plan), nullptr);
 }
 
 }  // namespace

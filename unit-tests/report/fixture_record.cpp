@@ -1,6 +1,7 @@
 // unit-tests/report/fixture_record.cpp — see fixture_record.h. Every number is a closed-form
 // function of (cell, round), so expectations can be recomputed independently.
 #include "report/fixture_record.h"
+#include "report/fixture_parts.h"
 
 #include <cmath>
 #include <algorithm>
@@ -8,14 +9,11 @@
 
 namespace pts::report::fixture {
 
-namespace {
+namespace parts {  // shared with advanced_fixtures.cpp through fixture_parts.h
 
 using model::CellPlan;
 using model::CellResult;
 using model::Metric;
-
-constexpr uint64_t kStart = 1795000000000000000ull;  // 2026-11-18, a fixed wall time
-constexpr uint64_t kNsPerS = 1000000000ull;
 
 std::string cell_id(uint32_t read_pct, uint32_t bytes) {
   return "rw" + std::to_string(read_pct) + "-bs" + std::to_string(bytes);
@@ -301,7 +299,9 @@ double wobble(size_t idx, uint32_t round) {
   return 1.0 + 0.01 * static_cast<double>((idx * 7 + round * 13) % 9) - 0.04;
 }
 
-}  // namespace
+}  // namespace parts
+
+using namespace parts;
 
 std::vector<double> tv6_iops_window() { return {11751.4, 11823.2, 11523.2, 11810.4, 11725.8}; }
 

@@ -30,6 +30,16 @@ model::RunRecord latency_steady();
 /// PTS-E 1.1 IOPS interrupted in Round 3 after 20 cells: state Interrupted, no verdict.
 model::RunRecord iops_interrupted();
 
+/// The advanced tests (advanced_fixtures.cpp), each with the findings its procedure stores:
+/// WSAT (40 one-minute samples: FOB plateau, cliff at sample 9, steady plateau), HIR
+/// (preconditioning + two wait states of 6 × Access A with idle, then Access C), XSR (three
+/// Access Groups of 10 samples, recovery after 3 min), DIRTH / ECW (preconditioning, a 3 × 3
+/// TC × QD sweep, three histogram sub-tests with log-linear capture histograms).
+model::RunRecord wsat_fixture();
+model::RunRecord hir_fixture();
+model::RunRecord xsr_fixture();
+model::RunRecord dirth_fixture(bool ecw);
+
 /// Value of `metric` ("iops", "mbps", "mean_latency_ns", "max_latency_ns", "p99_999_ns") of
 /// `cell_id` in Round `round` of sub-test `subtest`, straight from the record (for expectations).
 double cell_value(const model::RunRecord& r, size_t subtest, uint32_t round, const std::string& cell_id,

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using testing::temp_dir;
 
 TEST(ReportTemplates, ShippedTemplatesLoad) {
-  for (const char* name : {"iops", "throughput", "latency"}) {
+  for (const char* name : {"iops", "throughput", "latency", "wsat", "hir", "xsr", "dirth", "ecw"}) {
     auto t = load_template_file(std::string(PTS_SOURCE_DIR) + "/templates/" + name + ".toml");
     ASSERT_TRUE(t.ok()) << t.error().message();
     EXPECT_EQ(t->name, name);
@@ -58,6 +58,38 @@ TEST(ReportTemplates, EveryProblemReportedWithFileAndLine) {
   EXPECT_NE(msg.find(path + ":15: chart refers to table 'nope'"), std::string::npos) << msg;
   EXPECT_NE(msg.find(path + ":16: 'type' = 'pie'"), std::string::npos) << msg;
   EXPECT_GE(t.error().messages.size(), 5u);
+}
+
+TEST(ReportTemplates, AdvancedTableKeysCheckedWithFileAndLine) {
+  const std::string dir = temp_dir("bad-advanced-template");
+  const std::string path = dir + "/bad.toml";
+  std::ofstream(path) << "name = \"bad\"\n"                       // 1
+                         "test_name = \"Bad\"\n"                  // 2
+                         "[[sheet]]\n"                             // 3
+                         "name = \"S\"\n"                         // 4
+                         "title = \"T\"\n"                        // 5
+                         "role = \"hir-wait-state\"\n"            // 6
+                         "  [[sheet.table]]\n"                     // 7 samples without metrics
+                         "  id = \"s\"\n"                         // 8
+                         "  kind = \"samples\"\n"                 // 9
+                         "  x = \"fortnights\"\n"                 // 10 unknown axis
+                         "  [[sheet.table]]\n"                     // 11
+                         "  id = \"p\"\n"                         // 12
+                         "  kind = \"points\"\n"                  // 13 points without x_metric
+                         "  metric = \"art_ms\"\n"                // 14
+                         "  levels = [\"x\"]\n"                   // 15 levels on a points table
+                         "[[headline]]\n"                          // 16
+                         "label = \"L\"\n"                        // 17
+                         "finding = \"max_iops\"\n"               // 18
+                         "metric = \"iops\"\n";                   // 19 finding and metric
+  auto t = load_template_file(path);
+  ASSERT_FALSE(t.ok());
+  const std::string msg = t.error().message();
+  EXPECT_NE(msg.find(path + ":7: a 'samples' table needs 'metrics'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path + ":10: 'x' = 'fortnights'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path + ":11: a 'points' table needs 'x_metric'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path + ":15: 'levels' applies to 'samples' tables only"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path + ":16: [[headline]] with 'finding' takes no 'metric'"), std::string::npos) << msg;
 }
 
 TEST(ReportTemplates, SyntaxErrorNamesFileAndLine) {

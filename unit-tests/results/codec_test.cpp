@@ -98,6 +98,52 @@ TEST(Codec, EnumsAreReadableStrings) {
   EXPECT_EQ(j["plan"]["subtests"][0]["tracking"][0]["metric"], "iops");
 }
 
+TEST(Codec, AdvancedTestRecordsRoundTrip) {
+  auto r = sample_record();
+  r.plan.procedure = "hir";
+  r.plan.time_scale = 0.01;
+  r.plan.interpretations = {"HIR baseline: the preconditioning's window average"};
+  model::HirPlan h;
+  h.wait_seconds = {0.05, 0.1};
+  h.spec_wait_seconds = {5, 10};
+  h.repetitions = 3;
+  r.plan.hir = h;
+  model::DirthPlan d;
+  d.thread_counts = {2, 1};
+  d.queue_depths = {4, 1};
+  d.art_ceiling_ns = 2.5e6;
+  r.plan.dirth = d;
+  r.plan.subtests[0].role = model::role::kHirWaitState;
+  r.plan.subtests[0].role_index = 1;
+  model::IdleRecord idle;
+  idle.requested_ns = 5'000'000'000;
+  idle.measured_ns = 5'000'123'000;
+  idle.completed = true;
+  idle.engine_ios_before = 77;
+  idle.engine_ios_after = 77;
+  r.subtests[0].rounds[0].idle_after = idle;
+  r.subtests[0].findings.push_back({"recovery_ratio", "Recovery", 1.25, "ratio", ""});
+  r.subtests[0].findings.push_back({"cliff_sample", "Write cliff", std::nullopt, "sample", "none"});
+  const auto text = results::run_record_to_json_text(r);
+  auto back = results::parse_run_json(text, "mem");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(results::run_record_to_json_text(*back), text);
+  ASSERT_TRUE(back->plan.hir && back->plan.dirth);
+  EXPECT_EQ(back->plan.hir->wait_seconds, (std::vector<double>{0.05, 0.1}));
+  EXPECT_EQ(back->plan.dirth->art_ceiling_ns, 2.5e6);
+  EXPECT_EQ(back->plan.subtests[0].role_index, 1u);
+  const auto& i = *back->subtests[0].rounds[0].idle_after;
+  EXPECT_EQ(*i.engine_ios_after, 77u);
+  EXPECT_FALSE(i.kernel_ios_before);
+  EXPECT_FALSE(back->subtests[0].findings[1].value);
+  EXPECT_EQ(*back->subtests[0].findings[0].value, 1.25);
+  // A record from before the advanced tests loads with no procedure parameters.
+  auto old = results::parse_run_json(R"({"schema_version":1,"plan":{"test_id":"iops"}})", "mem");
+  ASSERT_TRUE(old.ok());
+  EXPECT_TRUE(old->plan.procedure.empty());
+  EXPECT_FALSE(old->plan.hir);
+}
+
 TEST(Codec, MissingKeysTakeDefaults) {
   auto r = results::parse_run_json(R"({"schema_version":1,"plan":{"test_id":"iops"}})", "mem");
   ASSERT_TRUE(r.ok()) << r.error().message();

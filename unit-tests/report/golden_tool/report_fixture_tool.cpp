@@ -146,6 +146,85 @@ struct Fixture {
   model::RunRecord record;
 };
 
+/// A stored finding's value (the procedure's own figure: what a finding headline prints).
+double stored_finding(const model::RunRecord& r, const std::string& key) {
+  for (const auto& st : r.subtests)
+    for (const auto& f : st.findings)
+      if (f.key == key && f.value) return *f.value;
+  return std::nan("");
+}
+
+/// The advanced fixtures: their pages, their finding headlines, and a table of each recomputed
+/// here from the raw cells (sample time and IOPS, recovery ratios, the DIRTH demand matrix).
+void advanced_expectations(const std::string& name, const model::RunRecord& r, json& e) {
+  e["report_sheets_contain"] = {"Test Platform", "Device Under Test", "Set-up Parameters", "Test Parameters"};
+  e["every_sheet_absent"] = {"INCOMPLETE"};
+  auto headline_of = [&](const std::string& label, const std::string& key) {
+    e["headlines"].push_back(json::array({label, num_or_null(stored_finding(r, key))}));
+  };
+  if (name == "wsat") {
+    e["sheets"] = {"Summary", "IOPS vs Time", "IOPS vs TGBW", "IOPS vs TGBW log", "Response Times", "Findings", "Raw"};
+    headline_of("FOB plateau IOPS", "fob_plateau_iops");
+    headline_of("Steady plateau IOPS", "steady_plateau_iops");
+    json rows = json::array();
+    double secs = 0;
+    for (const auto& round : r.subtests[0].rounds) {
+      secs += round.cells[0].seconds;
+      rows.push_back({secs / 60, round.cells[0].iops});
+    }
+    e["tables"].push_back({{"sheet", "IOPS vs Time"},
+                           {"caption", "One sample per minute of stimulus (scaled by --time-scale where stated)"},
+                           {"rows", rows}});
+  } else if (name == "hir") {
+    e["sheets"] = {"Summary", "SS Window 1", "Wait State 1", "Wait State 2", "All Wait States", "Recovery", "Raw"};
+    const double base = r.subtests[0].final_verdict->variables[0].window.average;
+    json rows = json::array();
+    for (size_t si = 1; si < r.subtests.size(); ++si) {
+      double a = 0;
+      size_t n = 0;
+      for (const auto& round : r.subtests[si].rounds)
+        if (round.cells[0].cell_id == "access-a") a += round.cells[0].iops, ++n;
+      rows.push_back({r.plan.hir->wait_seconds[si - 1], a / n / base});
+    }
+    e["tables"].push_back({{"sheet", "Recovery"},
+                           {"caption", "Per wait state: idle, recovery ratio, baseline, Access A and Access C IOPS, "
+                                       "idle periods proven idle"},
+                           {"rows", rows}});
+    e["tables"].push_back(window(r, 0, 0, "SS Window 1", 1));
+    e["window_charts"].push_back(window_chart(r, 0, 0, "SS Window 1"));
+  } else if (name == "xsr") {
+    e["sheets"] = {"Summary", "Throughput vs Time", "Response Time vs Time", "Access Groups", "Raw"};
+    headline_of("Recovery time of Access Group 3", "recovery_minutes");
+    json rows = json::array();
+    double secs = 0;
+    for (const auto& round : r.subtests[0].rounds) {
+      secs += round.cells[0].seconds;
+      rows.push_back({secs / 60, round.cells[0].mbps});
+    }
+    e["tables"].push_back({{"sheet", "Throughput vs Time"},
+                           {"caption", "Throughput per sample; the dashed line is Access Group 1's mean (the "
+                                       "recovery reference)"},
+                           {"rows", rows}});
+  } else {
+    e["sheets"] = {"Summary", "SS Window 1", "SS Window 2", "Demand Variation", "Demand Intensity", "CPU",
+                   "Histogram 1", "Histogram 2", "Histogram 3", "Readings", "Raw"};
+    headline_of("MaxIOPS (highest IOPS with ART ≤ the ceiling)", "max_iops");
+    headline_of("MinIOPS (TC 1 / QD 1)", "min_iops");
+    json rows = json::array();
+    for (uint32_t qd : {1u, 4u, 8u}) {
+      json row = json::array({qd});
+      for (uint32_t tc : {1u, 2u, 4u})
+        row.push_back(num_or_null(window_value(r, 1, "tc" + std::to_string(tc) + "-qd" + std::to_string(qd), "iops",
+                                               false, 1)));
+      rows.push_back(row);
+    }
+    e["tables"].push_back({{"sheet", "Demand Variation"},
+                           {"caption", "IOPS, mean over the Measurement Window (rows: QD; columns: TC)"},
+                           {"header", {"QD (per thread)", "TC 1", "TC 2", "TC 4"}},
+                           {"rows", rows}});
+  }
+}
+
 json expectations(const Fixture& f) {
   const auto& r = f.record;
   json e;
@@ -252,6 +331,8 @@ json expectations(const Fixture& f) {
     e["headlines"].push_back(headline(r, "RND 4 KiB write 5 nines (99.999 %)", "rw0-bs4096", "p99_999_ns", false, 1e-6));
     e["headlines"].push_back(headline(r, "RND 4 KiB write MRT (R/W 0/100)", "rw0-bs4096", "max_latency_ns", true, 1e-6));
   }
+  if (f.name == "wsat" || f.name == "hir" || f.name == "xsr" || f.name == "dirth" || f.name == "ecw")
+    advanced_expectations(f.name, r, e);
   // Raw sheet: every Round's every cell.
   size_t cells = 0;
   json spot = json::array();
@@ -280,7 +361,12 @@ int main(int argc, char** argv) {
                               {"iops_not_steady_25", fx::iops_not_steady_25()},
                               {"throughput", fx::throughput_two_subtests()},
                               {"latency", fx::latency_steady()},
-                              {"iops_interrupted", fx::iops_interrupted()}};
+                              {"iops_interrupted", fx::iops_interrupted()},
+                              {"wsat", fx::wsat_fixture()},
+                              {"hir", fx::hir_fixture()},
+                              {"xsr", fx::xsr_fixture()},
+                              {"dirth", fx::dirth_fixture(false)},
+                              {"ecw", fx::dirth_fixture(true)}};
   for (const auto& f : fixtures) {
     const std::string dir = out + "/" + f.name;
     std::filesystem::create_directories(dir);
