@@ -71,6 +71,7 @@ struct XsrGroupDef {
 struct XsrDef {
   std::vector<XsrGroupDef> groups;
   std::string recovery_reference = "group1-mean";
+  double recovery_tolerance_pct = 5;  ///< a group 3 sample within this % below the reference has recovered
   int line = 0;
 };
 

@@ -165,8 +165,9 @@ void read_hir(TableReader r, HirDef& h) {
 
 void read_xsr(TableReader r, XsrDef& x) {
   x.line = r.line();
-  r.only_keys({"groups", "recovery_reference"});
+  r.only_keys({"groups", "recovery_reference", "recovery_tolerance_pct"});
   if (auto v = choice(r, "recovery_reference", {"group1-mean"})) x.recovery_reference = *v;
+  if (auto v = r.number("recovery_tolerance_pct", 0, false, 50)) x.recovery_tolerance_pct = *v;
   const toml::array* a = r.array("groups", true);
   if (!a) return;
   for (const auto& node : *a) {

@@ -256,6 +256,7 @@ void resolve_xsr(AdvancedCtx& c) {
   auto& p = c.plan();
   model::XsrPlan xp;
   xp.recovery_reference = x.recovery_reference;
+  xp.recovery_tolerance = x.recovery_tolerance_pct / 100;
   model::SubTestPlan s;
   s.id = "main";
   s.role = model::role::kXsrGroups;
@@ -286,7 +287,9 @@ void resolve_xsr(AdvancedCtx& c) {
   c.interpret("XSR durations 8 h / 6 h / 8 h and TC/QD come from one implementation (the spec text was not "
               "available); TC/QD here: " + tcqd(p));
   c.interpret("XSR recovery time: from the start of Access Group 3 to the start of its first sample whose MB/s "
-              "reaches the mean MB/s of every Access Group 1 sample; \"not recovered\" when none does");
+              "reaches the mean MB/s of every Access Group 1 sample, less " + num(x.recovery_tolerance_pct) +
+              " % ([xsr] recovery_tolerance_pct; group 1's mean holds its FOB samples); \"not recovered\" when none "
+              "does");
   p.subtests.push_back(std::move(s));
   p.xsr = xp;
 }

@@ -66,6 +66,9 @@ struct XsrPlan {
   /// Group 3 has recovered at its first sample whose throughput reaches this reference:
   /// "group1-mean" (the mean MB/s of every group 1 sample).
   std::string recovery_reference = "group1-mean";
+  /// ... or comes within this fraction below it (0.05: 95 % of the reference). Group 1's mean
+  /// holds its FOB samples, which a drive's steady sequential rate never reaches again.
+  double recovery_tolerance = 0.05;
 };
 
 /// DIRTH (PTS-E 1.1 §13) and ECW (§14): preconditioning, the TC × QD sweep in steady Rounds,

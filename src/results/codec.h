@@ -170,7 +170,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HirPlan, access_a_seconds, spec_
                                                 repetitions, access_c_seconds, spec_access_c_seconds,
                                                 wait_seconds, spec_wait_seconds, baseline)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XsrGroup, cell_id, seconds, spec_seconds)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XsrPlan, groups, recovery_reference)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XsrPlan, groups, recovery_reference, recovery_tolerance)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DirthPlan, thread_counts, queue_depths, sweep_order,
                                                 art_ceiling_ns, round_prewrite_seconds,
                                                 spec_round_prewrite_seconds, histogram_prewrite_seconds,

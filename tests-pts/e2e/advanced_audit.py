@@ -191,10 +191,11 @@ def audit_xsr(rec):
     g1 = [c["mbps"] for c in s if c["cell_id"] == groups[0]["cell_id"]]
     g3 = [c for c in s if c["cell_id"] == groups[2]["cell_id"]]
     ref = sum(g1) / len(g1)
+    bar = ref * (1 - plan["xsr"].get("recovery_tolerance", 0.0))
     before = 0.0
     expect = None
     for c in g3:
-        if c["mbps"] >= ref * (1 - 1e-9):
+        if c["mbps"] >= bar * (1 - 1e-9):
             expect = before / 60
             break
         before += c["seconds"]

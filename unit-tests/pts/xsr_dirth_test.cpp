@@ -50,6 +50,25 @@ TEST(Xsr, RunsTheThreeGroupsForTheirTimeAndFindsTheRecovery) {
   EXPECT_DOUBLE_EQ(finding_value(s, "recovery_sample"), 6);
 }
 
+// Group 1's FOB samples lift its mean above the steady rate group 3 returns to: the shipped
+// reading (recovery_tolerance_pct = 5) still finds the recovery, at the first sample >= 95 %.
+TEST(Xsr, RecoveryToleranceCoversGroupOnesFobSamples) {
+  Rig rig([](const model::AccessSpec& s, uint32_t occ) {
+    if (s.pattern == model::AccessPattern::Random) return 5000.0;
+    if (occ < 5) return 1200.0;  // FOB
+    return occ < 48 ? 1000.0 : std::min(1000.0, 500 + 100.0 * (occ - 48));
+  });
+  config::RunOptions o;
+  o.time_scale = 0.1;
+  auto res = rig.start(temp_run_dir("xsr-fob"), shipped_plan("xsr", o, rig.device.id));
+  ASSERT_FALSE(res.error);
+  const auto& s = res.record.subtests[0];
+  const double mean = (5 * 1200.0 + 43 * 1000.0) / 48 * 1048576 / 1e6;
+  EXPECT_NEAR(finding_value(s, "ag1_mbps"), mean, 1e-6);
+  EXPECT_DOUBLE_EQ(res.record.plan.xsr->recovery_tolerance, 0.05);
+  EXPECT_DOUBLE_EQ(finding_value(s, "recovery_minutes"), 5);  // sample 6: 1000 IOPS >= 0.95 x 1020.8
+}
+
 TEST(Xsr, NeverRecoveredIsSaid) {
   Rig rig([](const model::AccessSpec& s, uint32_t occ) {
     return s.pattern == model::AccessPattern::Random ? 5000.0 : occ < 48 ? 1000.0 : 900.0;
