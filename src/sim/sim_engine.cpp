@@ -84,7 +84,21 @@ class SimEngine final : public engine::IoEngine {
         sc.host_pages_written ? double(sc.nand_pages_written) / double(sc.host_pages_written) : 0.0;
     sc.free_superblocks = drive.ftl().free_superblocks();
     r.simulated = sc;
+    completed_ios_ += r.read_ios + r.write_ios;
     return r;
+  }
+
+  /// HIR proves its idle periods idle through these: the I/Os this engine completed, and the
+  /// drive's own count of host commands completed (the simulated drive's side, where a real
+  /// drive has the block layer's counters). Between runs nothing is in flight: the host loop
+  /// completes every I/O of a cell before run() returns.
+  std::optional<engine::IoCounters> counters() override {
+    engine::IoCounters c;
+    c.engine_ios = completed_ios_;
+    const DriveCounters& d = session_->drive().counters();
+    c.kernel_ios = d.host_read_commands + d.host_write_commands;
+    c.kernel_in_flight = 0;
+    return c;
   }
 
   std::string describe() const override {
@@ -95,6 +109,7 @@ class SimEngine final : public engine::IoEngine {
  private:
   std::shared_ptr<DriveSession> session_;
   std::shared_ptr<core::Clock> clock_;
+  uint64_t completed_ios_ = 0;
 };
 
 }  // namespace
