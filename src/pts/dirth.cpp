@@ -16,11 +16,7 @@ using core::ErrorKind;
 const char* const kKeys[3] = {"max", "mid", "min"};
 const char* const kNames[3] = {"MaxIOPS", "MidIOPS", "MinIOPS"};
 
-std::string g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string g(double v) { return short_number(v); }
 
 uint64_t toio(const DemandPoint& p) { return uint64_t{p.threads} * p.queue_depth; }
 

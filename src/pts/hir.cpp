@@ -12,11 +12,7 @@ namespace {
 
 using core::ErrorKind;
 
-std::string g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string g(double v) { return short_number(v); }
 
 /// The Access C cell of a finished wait-state sub-test, if any.
 const model::CellResult* access_c(const model::SubTestRecord& rec) {

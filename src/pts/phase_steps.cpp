@@ -1,6 +1,8 @@
 // pts/phase_steps.cpp — see phase_steps.h.
 #include "pts/phase_steps.h"
 
+#include <cstdio>
+
 #include <algorithm>
 
 #include "pts/steady_rounds.h"
@@ -131,6 +133,12 @@ model::Finding finding(std::string key, std::string label, std::optional<double>
   f.unit = std::move(unit);
   f.detail = std::move(detail);
   return f;
+}
+
+std::string short_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
 }
 
 }  // namespace pts::runner

@@ -63,4 +63,7 @@ core::Status finish_subtest_summary(RunContext& ctx, size_t i, model::SubTestRec
 model::Finding finding(std::string key, std::string label, std::optional<double> value, std::string unit,
                        std::string detail = "");
 
+/// A number in findings and transition text: up to six significant digits ("%.6g").
+std::string short_number(double v);
+
 }  // namespace pts::runner

@@ -17,11 +17,7 @@ namespace {
 
 using core::ErrorKind;
 
-std::string g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string g(double v) { return short_number(v); }
 
 uint64_t bytes_written(const std::vector<model::CellResult>& samples) {
   uint64_t b = 0;

@@ -14,11 +14,7 @@ namespace {
 
 using core::ErrorKind;
 
-std::string g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string g(double v) { return short_number(v); }
 
 std::vector<const model::CellResult*> samples_of(const model::SubTestRecord& rec) {
   std::vector<const model::CellResult*> out;
