@@ -114,9 +114,9 @@ EOF
 for t in "${tests[@]}"; do
   case $t in
     wsat) run wsat "sim:demo" ;;                    # full length: 4 x capacity or 24 h
-    hir) run hir "sim:tiny" --time-scale 0.05 ;;
-    xsr) run xsr "sim:tiny" --time-scale 0.1 ;;
-    dirth) run dirth "sim:tiny" --time-scale 0.05 ;;
+    hir) run hir "sim:tiny@$WORK/hir.simdrive" --time-scale 0.05 ;;
+    xsr) run xsr "sim:tiny@$WORK/xsr.simdrive" --time-scale 0.1 ;;
+    dirth) run dirth "sim:tiny@$WORK/dirth.simdrive" --time-scale 0.05 ;;
     *) fail "unknown test $t" ;;
   esac
   behaviour "$t" || fail "$t: behaviour on the simulated drive"
