@@ -61,6 +61,9 @@ std::vector<std::string> fidelity_flags(const model::CellResult& c) {
   return flags;
 }
 
+/// How many flagged cells the deviation names in words (the worst ones).
+constexpr size_t kCellsInWords = 5;
+
 std::string fidelity_deviation_text(const std::string& subtest_id, const std::vector<FlaggedCell>& cells) {
   struct Worst {
     std::vector<uint32_t> rounds;
@@ -88,10 +91,31 @@ std::string fidelity_deviation_text(const std::string& subtest_id, const std::ve
     }
   }
   if (order.empty()) return "";
+  // The worst cells first (the lowest share of the depth held, or the largest count gap), and
+  // only the first few in words: the Raw sheet and run.json carry every cell's flags.
+  auto severity = [&](const std::string& id) {
+    const Worst& w = by_cell.at(id);
+    double held = 1.0;
+    if (w.in_flight >= 0 && w.in_flight_target > 0) held = std::min(held, w.in_flight / w.in_flight_target);
+    if (w.little >= 0 && w.tc_x_qd > 0) held = std::min(held, w.little / w.tc_x_qd);
+    if (w.io_gap >= 0) held = std::min(held, 1.0 - w.io_gap);
+    return held;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return severity(a) < severity(b); });
+  size_t n_io = 0, n_in_flight = 0, n_little = 0;
+  for (const auto& [id, w] : by_cell) {
+    n_io += w.io_gap >= 0;
+    n_in_flight += w.in_flight >= 0;
+    n_little += w.little >= 0;
+  }
   std::string text = "Sub-test " + subtest_id + ": " + std::to_string(order.size()) +
                      " cell(s) failed a measurement-fidelity check (engine vs kernel block counters, queue depth "
-                     "held):";
-  for (const auto& id : order) {
+                     "held; in-flight " + std::to_string(n_in_flight) + ", Little's law " + std::to_string(n_little) +
+                     ", I/O count " + std::to_string(n_io) + "):";
+  const size_t shown = std::min(order.size(), kCellsInWords);
+  for (size_t k = 0; k < shown; ++k) {
+    const std::string& id = order[k];
     const Worst& w = by_cell[id];
     text += " " + id;
     if (!w.rounds.empty()) text += " (Round " + round_list(w.rounds) + ")";
@@ -106,6 +130,9 @@ std::string fidelity_deviation_text(const std::string& subtest_id, const std::ve
     for (size_t i = 0; i < why.size(); ++i) text += (i ? "; " : "") + why[i];
     text += ".";
   }
+  if (order.size() > shown)
+    text += " And " + std::to_string(order.size() - shown) +
+            " more cell(s): every cell's flags are on the Raw sheet and in run.json (fidelity_flags).";
   return text;
 }
 

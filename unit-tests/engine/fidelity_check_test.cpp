@@ -89,3 +89,22 @@ TEST(FidelityCheck, DeviationListsCellsWithRoundsAndWorstFigures) {
             std::string::npos) << text;
   EXPECT_EQ(engine::fidelity_deviation_text("iops", {{1, &ok}}), "");
 }
+
+TEST(FidelityCheck, DeviationNamesOnlyTheWorstCellsInWords) {
+  std::vector<model::CellResult> cells;
+  for (int i = 0; i < 8; ++i) {  // in flight 7.0, 6.0, ... 0.0 of 8: the last ones are the worst
+    auto c = cell(1, 8, 1000, 1000, 7.0 - i, 7.9);
+    c.cell_id = "cell" + std::to_string(i);
+    c.fidelity_flags = engine::fidelity_flags(c);
+    cells.push_back(c);
+  }
+  std::vector<engine::FlaggedCell> flagged;
+  for (const auto& c : cells) flagged.push_back({1, &c});
+  const std::string text = engine::fidelity_deviation_text("iops", flagged);
+  EXPECT_NE(text.find("Sub-test iops: 8 cell(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("in-flight 8"), std::string::npos) << text;
+  EXPECT_EQ(text.find("cell0 "), std::string::npos) << text;  // the mildest are left to the Raw sheet
+  EXPECT_EQ(text.find("cell2 "), std::string::npos) << text;
+  EXPECT_LT(text.find("cell7 "), text.find("cell3 ")) << text;  // the worst first
+  EXPECT_NE(text.find("And 3 more cell(s)"), std::string::npos) << text;
+}
