@@ -95,15 +95,21 @@ umount "$T/m-ro"
 
 echo "== mounted in another mount namespace only"
 I=$(img ns); loop "$I"; prep_run "$L" "$I" "$T/run-ns"
-must mkfs.ext4 -q "$L"; mkdir -p "$T/m-ns"
-unshare -m --propagation private sh -c "mount -o ro '$L' '$T/m-ns' && exec sleep 600" & pids+=($!)
+must mkfs.ext4 -q "$L"
+# The holder's mount must not propagate back to us. `unshare --propagation private` remounts /
+# private, which fails where / is not a mount point (a chroot, as in CI's fresh system), so the
+# mount goes under a private bind mount of our own instead: its copy in the new namespace is
+# private too, and nothing mounted beneath it propagates.
+mkdir -p "$T/ns"; must mount --bind "$T/ns" "$T/ns"; mounts+=("$T/ns"); must mount --make-private "$T/ns"
+mkdir -p "$T/ns/m"
+unshare -m --propagation unchanged sh -c "mount -o ro '$L' '$T/ns/m' && exec sleep 600" & pids+=($!)
 holder=$!
-for _ in $(seq 1 100); do grep -q " $T/m-ns " "/proc/$holder/mountinfo" 2> /dev/null && break; sleep 0.05; done
-grep -q " $T/m-ns " "/proc/$holder/mountinfo" || { fail "no mount in pid $holder's namespace"; exit 1; }
-grep -q " $T/m-ns " /proc/self/mountinfo && fail "the mount leaked into our namespace"
-matrix other-namespace "$L" "$L" "$T/run-ns" "mounted: $L on $T/m-ns \(ext4\) in the mount namespace of pid $holder" \
+for _ in $(seq 1 100); do grep -q " $T/ns/m " "/proc/$holder/mountinfo" 2> /dev/null && break; sleep 0.05; done
+grep -q " $T/ns/m " "/proc/$holder/mountinfo" || { fail "no mount in pid $holder's namespace"; exit 1; }
+grep -q " $T/ns/m " /proc/self/mountinfo && fail "the mount leaked into our namespace"
+matrix other-namespace "$L" "$L" "$T/run-ns" "mounted: $L on $T/ns/m \(ext4\) in the mount namespace of pid $holder" \
   --confirm "$I"
-kill -9 "$holder"; wait "$holder" 2> /dev/null
+kill -9 "$holder"; wait "$holder" 2> /dev/null; umount "$T/ns"
 
 echo "== GPT on disk, no kernel partitions (no partscan)"
 I=$(img gpt); loop "$I"; prep_run "$L" "$I" "$T/run-gpt"
