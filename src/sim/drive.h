@@ -62,6 +62,8 @@ class Drive final : public FlashSink {
   uint64_t submit_write(uint64_t t, uint64_t offset, uint32_t bytes);
   /// Warms the mapping entries a command at `offset` will touch.
   void prefetch(uint64_t offset) const { ftl_.prefetch(offset >> geo_.page_shift); }
+  /// Then (once that entry is in) warms the validity word of the page it maps to.
+  void prefetch_old(uint64_t offset) const { ftl_.prefetch_old(offset >> geo_.page_shift); }
 
   /// Host idle for `ns` from now(): background GC runs while the flash would start it
   /// before the idle ends.

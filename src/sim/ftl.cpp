@@ -10,6 +10,10 @@
 
 namespace pts::sim {
 
+namespace {
+constexpr uint64_t kGcAhead = 48;  ///< victim pages looked ahead of a GC copy (prefetch)
+}  // namespace
+
 Ftl::Ftl(const Geometry& geo, GcPolicy policy, uint32_t gc_free, uint32_t idle_gc_free)
     : geo_(geo),
       policy_(policy),
@@ -139,8 +143,13 @@ bool Ftl::relocate_one() {
     for (uint64_t q = g0; q < g1; ++q) n += valid(q) ? 1u : 0u;
     if (sink_) sink_->gc_read(geo_.die_of(p), n);
   }
-  // Look ahead: the mapping entries of the next copies are random accesses.
-  if (p + 16 < end) __builtin_prefetch(&l2p_[p2l_[p + 16]], 1, 0);
+  // Look ahead: the mapping entries of the next copies are random accesses (the victim's
+  // reverse map and bitmap are read in order): prefetch each valid page's entry once,
+  // kGcAhead pages ahead of the copy.
+  const uint64_t ahead = std::min(end, p + kGcAhead);
+  for (uint64_t q = std::max(prefetched_, p + 1); q < ahead; ++q)
+    if (valid(q)) __builtin_prefetch(&l2p_[p2l_[q]], 1, 3);
+  prefetched_ = std::max(prefetched_, ahead);
   const uint32_t lpn = p2l_[p];
   clear_valid(p);
   --sbs_[victim_].valid;
@@ -172,6 +181,7 @@ void Ftl::finish_victim() {
   free_.push_back(sb);
   victim_ = -1;
   last_group_ = UINT64_MAX;
+  prefetched_ = 0;
   if (free_.size() <= gc_free_) select_victim();
 }
 
@@ -192,6 +202,7 @@ void Ftl::select_victim() {
   }
   victim_ = best;
   scan_ = 0;
+  prefetched_ = 0;
   credit_ = 0;
   last_group_ = UINT64_MAX;
   if (best < 0) return;
@@ -245,6 +256,7 @@ void Ftl::reset(bool erase_now) {
   gc_ = Frontier{};
   victim_ = -1;
   scan_ = 0;
+  prefetched_ = 0;
   credit_ = 0;
   last_group_ = UINT64_MAX;
 }

@@ -62,8 +62,15 @@ class Ftl {
 
   const Geometry& geometry() const { return geo_; }
 
-  /// Brings the mapping entry of `lpn` towards the cache before a write or read.
-  void prefetch(uint64_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 0); }
+  /// Brings the mapping entry of `lpn` into the caches before a write or read (the first of
+  /// a host write's two random accesses). All levels (T0): a non-temporal hint keeps the line
+  /// in L1 only, where the GC and host traffic between this and its use evict it.
+  void prefetch(uint64_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
+  /// The second: the validity word of the page `lpn` maps to now (a write clears its bit).
+  /// Reads the mapping entry, so call it once prefetch(lpn) has had time to bring it in.
+  void prefetch_old(uint64_t lpn) const {
+    if (const uint32_t e = l2p_[lpn]) __builtin_prefetch(&valid_[unpack(e) >> 6], 1, 3);
+  }
   /// Physical page of `lpn` (kUnmapped when never written or deallocated), flag removed.
   uint32_t lookup(uint64_t lpn) const { return unpack(l2p_[lpn]); }
   bool has_stored(uint64_t lpn) const { return l2p_[lpn] & kStored; }
@@ -145,6 +152,7 @@ class Ftl {
   Frontier host_, gc_;
   int64_t victim_ = -1;
   uint64_t scan_ = 0;            ///< next page of the victim to look at
+  uint64_t prefetched_ = 0;      ///< victim pages whose mapping entries were prefetched
   uint64_t last_group_ = UINT64_MAX;
   uint64_t credit_ = 0, num_ = 0, den_ = 1;  ///< copies owed: num_/den_ per host page
   uint64_t close_seq_ = 0;

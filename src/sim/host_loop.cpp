@@ -1,7 +1,8 @@
 // sim/host_loop.cpp — see host_loop.h. Events are (relative time << 16 | slot) keys in a
 // min-queue, so ties resolve by slot number and the run is deterministic. Each worker keeps a
 // few I/Os drawn ahead (its draw sequence does not depend on timing), which lets the drive
-// prefetch their mapping entries: the only random memory accesses of a host write.
+// prefetch their mapping entries when drawn and, half way to their turn, the validity word
+// of the page each maps to: the two random memory accesses of a host write.
 #include "sim/host_loop.h"
 
 #include <algorithm>
@@ -62,6 +63,8 @@ struct Worker {
     const Draw d = ahead[head];
     ahead[head] = draw(drive);
     head = (head + 1) % kAhead;
+    // Half way to its turn, the I/O's mapping entry has arrived: prefetch what it points at.
+    drive.prefetch_old(ahead[(head + kAhead / 2) % kAhead].offset);
     return d;
   }
 };
