@@ -2,7 +2,8 @@
 // cleaning it frees S - v pages net, while the host writes S - v pages meanwhile; so GC
 // copies v / (S - v) pages per host page (kept exact in integers: num_ / den_), and the free
 // pool stays where it was. Forced GC (clean a whole victim at once) only runs when a
-// frontier would otherwise find no free superblock.
+// frontier would otherwise find no free superblock. A superblock whose pages are all valid
+// is never a victim (it frees nothing); one with none valid is erased at the next host write.
 #include "sim/ftl.h"
 
 #include <algorithm>
@@ -112,6 +113,10 @@ bool Ftl::pad_host_unit() {
 
 void Ftl::gc_pace() {
   if (victim_ < 0) return;
+  if (num_ == 0) {  // nothing left to copy (a sequential overwrite): erase it now
+    finish_victim();
+    return;
+  }
   credit_ += num_;
   while (credit_ >= den_) {
     credit_ -= den_;
@@ -189,7 +194,9 @@ void Ftl::select_victim() {
   int64_t best = -1;
   for (uint32_t i = 0; i < sbs_.size(); ++i) {
     const Superblock& s = sbs_[i];
-    if (s.state != SbState::Closed) continue;
+    // A superblock with every page valid frees nothing: copying it only moves it (a drive
+    // filled once, sequentially, has nothing else; cleaning those was a copy storm).
+    if (s.state != SbState::Closed || s.valid >= geo_.sb_pages) continue;
     if (best < 0) {
       best = i;
       continue;
