@@ -3,7 +3,7 @@
 // copies v / (S - v) pages per host page (kept exact in integers: num_ / den_), and the free
 // pool stays where it was. Forced GC (clean a whole victim at once) only runs when a
 // frontier would otherwise find no free superblock. A superblock whose pages are all valid
-// is never a victim (it frees nothing); one with none valid is erased at the next host write.
+// is never a victim (it frees nothing).
 #include "sim/ftl.h"
 
 #include <algorithm>
@@ -113,10 +113,6 @@ bool Ftl::pad_host_unit() {
 
 void Ftl::gc_pace() {
   if (victim_ < 0) return;
-  if (num_ == 0) {  // nothing left to copy (a sequential overwrite): erase it now
-    finish_victim();
-    return;
-  }
   credit_ += num_;
   while (credit_ >= den_) {
     credit_ -= den_;
