@@ -101,5 +101,20 @@ TEST(SimBehaviour, ReadOnlyWorkloadsDoNotWearTheDrive) {
   EXPECT_EQ(d.counters().ftl.nand_pages(), before.nand_pages());
 }
 
+// The record's completion figures are the host loop's own: one completion per reap, each
+// wait for one, no polling (never the io_uring engine's untouched zeros).
+TEST(SimBehaviour, CompletionFiguresAreTheHostLoopsOwn) {
+  Drive d(simtest::tiny(), 1);
+  const auto r = run(d, spec(70, 4096, 2, 8, 0.2));
+  uint64_t reaps = 0;
+  for (const auto& w : r.stats) {
+    reaps += w.reaps;
+    EXPECT_EQ(w.wait_min, 1u);
+    EXPECT_EQ(w.poll_busy_ns, 0u);
+  }
+  EXPECT_GT(reaps, 0u);
+  EXPECT_EQ(reaps, r.reads + r.writes);
+}
+
 }  // namespace
 }  // namespace pts::sim
