@@ -286,6 +286,12 @@ core::Result<StateFile> StateFile::open_locked(const std::string& path) {
     // descriptor holds the old, unlinked inode. Start again on the new one.
     struct stat a {}, b {};
     if (::fstat(fd, &a) == 0 && ::stat(path.c_str(), &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
+      // Records are appended with write(): start at the end, not over the header.
+      if (::lseek(fd, 0, SEEK_END) < 0) {
+        const int err = errno;
+        ::close(fd);
+        return bad(path, std::string("cannot seek to its end: ") + std::strerror(err));
+      }
       StateFile f;
       f.fd_ = fd;
       f.path_ = path;

@@ -70,6 +70,27 @@ TEST(SimStateFile, ReopenedDriveEqualsTheOneThatWroteIt) {
   EXPECT_EQ(again->session->drive().ftl().check_consistency(), "");
 }
 
+TEST(SimStateFile, EveryLaterWriterAppendsAtTheEnd) {
+  // Writers in turn, each closing cleanly (no torn tail, no tentative Run to settle) and none
+  // writing a snapshot: each one's records go after the last one's, never over the header.
+  simtest::TempDir dir;
+  const auto t = tiny_target(dir.file("w.simdrive"));
+  std::vector<uint8_t> expect;
+  for (int writer = 0; writer < 3; ++writer) {
+    auto dev = open_sim_device(t, true);
+    ASSERT_TRUE(dev.ok()) << "writer " << writer << ": " << dev.error().message();
+    const auto before = std::filesystem::file_size(t.state_path);
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 1, 40 + writer)).ok());
+    ASSERT_TRUE(dev->session->close().ok());
+    EXPECT_EQ(dev->session->stats().snapshots, 0u) << "writer " << writer;
+    EXPECT_GT(std::filesystem::file_size(t.state_path), before) << "writer " << writer << " appended";
+    expect = drive_bytes(dev->session->drive());
+  }
+  auto again = open_sim_device(t, false);
+  ASSERT_TRUE(again.ok()) << again.error().message();
+  EXPECT_EQ(drive_bytes(again->session->drive()), expect);
+}
+
 TEST(SimStateFile, SameSeedSameStateSameResultsBitForBit) {
   simtest::TempDir dir;
   const std::string a = dir.file("a.simdrive"), b = dir.file("b.simdrive");
