@@ -20,6 +20,7 @@
 #include "config/engine_check.h"
 #include "core/units.h"
 #include "app/guarded_target.h"
+#include "engine/fidelity_check.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
 #include "sim/target.h"
@@ -129,6 +130,7 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
           {"submission_lat_us", latency_json(r.submission_latency)},
           {"kernel", kernel_json(r.kernel)},
           {"fidelity_flags", r.fidelity_flags},
+          {"fidelity_not_judged", r.fidelity_not_judged},
           {"io_errors", r.io_errors},
           {"error", r.error},
           {"spec",
@@ -223,6 +225,12 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
     std::string flags;
     for (const auto& f : r.fidelity_flags) flags += (flags.empty() ? "" : ", ") + f;
     std::printf("  WARNING  measurement-fidelity check failed: %s (see docs/run-record.md)\n", flags.c_str());
+  }
+  if (!r.fidelity_not_judged.empty()) {
+    std::string codes;
+    for (const auto& f : r.fidelity_not_judged) codes += (codes.empty() ? "" : ", ") + f;
+    std::printf("  fidelity not judged on %s: the cell ran %.3f s, under the %.1f s its ramp-up and drain need\n",
+                codes.c_str(), r.seconds, engine::kMinJudgedCellSeconds);
   }
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }

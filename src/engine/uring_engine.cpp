@@ -105,6 +105,7 @@ class UringEngine final : public IoEngine {
       result.kernel = kernel_delta(block_stat_->device(), *kernel0, *kernel1, block_stat_->in_flight_limit(),
                                    uint64_t{spec.threads} * spec.queue_depth);
     result.fidelity_flags = fidelity_flags(result);
+    result.fidelity_not_judged = fidelity_not_judged(result);
     return result;
   }
 
