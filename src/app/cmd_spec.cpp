@@ -23,6 +23,7 @@
 #include "engine/fidelity_check.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
+#include "engine/workload.h"
 #include "sim/target.h"
 
 namespace pts::app {
@@ -206,6 +207,11 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
                 static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
                 static_cast<unsigned long long>(r.completion.poll_expired));
+  else if (s.poll_budget_ns == model::kPollBudgetAuto && s.rate_iops == 0 &&
+           uint64_t{s.threads} * s.queue_depth <= engine::kLowDepthMaxOio && r.kernel &&
+           r.kernel->device.rfind("loop", 0) == 0)
+    std::printf("  polling  off: the auto poll budget does not poll on a loop device (a kernel worker on these CPUs "
+                "completes its I/O; --poll-budget US polls)\n");
   if (r.simulated && r.simulated->host_pages_written)
     std::printf("  flash    write amplification %.3f (%llu NAND pages for %llu host pages, %llu GC copies), %u free superblocks\n",
                 r.simulated->write_amplification, static_cast<unsigned long long>(r.simulated->nand_pages_written),
