@@ -4,7 +4,8 @@
 Sets up a loop device over a /dev/shm file (`losetup --direct-io=on`), fills it, then for each
 case runs ptsuite, fio-peer (io_uring with fio's default completion semantics plus --fixedbufs
 --registerfiles --nonvectored: the fair peer, issue #9) and default fio alternately (rotating
-which goes first; at TC x QD <= 4 also ptsuite with --poll-budget 0), REPS times each, and prints the median of: IOPS, whole-process CPU per I/O
+which goes first; at TC x QD <= 4 also ptsuite with --poll-budget 1000, as its auto budget does
+not poll on a loop device), REPS times each, and prints the median of: IOPS, whole-process CPU per I/O
 (user + system from getrusage of the child, i.e. what /usr/bin/time reports: fio's own usr/sys
 % count only its job thread), mean latency, and from the kernel's /proc/diskstats over the
 run: the average requests in flight while busy (delta weighted time / delta io_ticks, so
@@ -12,6 +13,8 @@ neither tool's start-up counts) and the mean device time per
 I/O (delta read+write ticks / delta I/Os). Ratios are ptsuite / fio-peer. The load average is
 printed with the table (the machine is shared). Needs root, losetup, fio. Usage:
     sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 3] [--reps 3] [--size-mib 1024] [--cases 1,3]
+                              [--also NAME=OTHER/ptsuite ...]
+--also adds another ptsuite build to the rotation (an A/B comparison of two engines in one run).
 The loop device has 128 tags, so no case exceeds 128 outstanding I/Os per device.
 """
 import argparse
@@ -100,6 +103,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--size-mib", type=int, default=1024)
     ap.add_argument("--cases", default="", help="comma-separated case numbers (1-based); default all")
+    ap.add_argument("--also", action="append", default=[], metavar="NAME=PTSUITE",
+                    help="another ptsuite binary to alternate with (A/B of two builds)")
     args = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("bench needs root (losetup)")
@@ -127,9 +132,12 @@ def main():
                 "fio-peer": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, peer=True),
                 "fio": lambda: run_fio(loop, rw, bs, threads, qd, args.seconds, peer=False),
             }
-            if threads * qd <= 4:  # low depth: ptsuite polls by default; also show it sleeping
-                tools["pts-nopoll"] = lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds,
-                                                          backing, ("--poll-budget", "0"))
+            for also in args.also:
+                label, path = also.split("=", 1)
+                tools[label] = (lambda path=path: run_ptsuite(path, loop, rw, bs, threads, qd, args.seconds, backing))
+            if threads * qd <= 4:  # low depth: the auto budget sleeps on a loop device; also show it polling
+                tools["pts-poll"] = lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds,
+                                                        backing, ("--poll-budget", "1000"))
             runs = {t: [] for t in tools}
             order = list(tools)
             for rep in range(args.reps):  # alternate, rotating which tool goes first

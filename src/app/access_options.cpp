@@ -104,7 +104,8 @@ void AccessOptions::apply_to(model::AccessSpec& spec) const {
   if (active_range_pct) spec.active_range_pct = *active_range_pct;
   if (!zones.empty()) spec.zones = zones;
   if (rate_iops) spec.rate_iops = *rate_iops;
-  if (poll_budget_us) spec.poll_budget_ns = *poll_budget_us * 1000;
+  if (poll_budget_us)
+    spec.poll_budget_ns = *poll_budget_us == model::kPollBudgetAuto ? model::kPollBudgetAuto : *poll_budget_us * 1000;
   if (seed) spec.seed = *seed;
 }
 
@@ -179,7 +180,8 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
          if (auto n = uint_in(opt, v, 0, 100000000)) o.rate_iops = *n;
        }},
       {"--poll-budget", [&](const std::string& opt, const std::string& v) {
-         if (auto n = uint_in(opt, v, 0, model::kMaxPollBudgetUs)) o.poll_budget_us = *n;
+         if (v == "auto") o.poll_budget_us = model::kPollBudgetAuto;
+         else if (auto n = uint_in(opt, v, 0, model::kMaxPollBudgetUs)) o.poll_budget_us = *n;
        }},
       {"--seed", [&](const std::string& opt, const std::string& v) {
          if (auto n = uint_in(opt, v, 0, UINT64_MAX)) o.seed = *n;
@@ -283,7 +285,8 @@ const char* access_options_help() {
          "                      ActiveRange, e.g. 50/5:30/15:20/80 (fio's zoned; each sum is 100)\n"
          "  --rate-iops N       pace all threads together to N IOPS (default 0: unthrottled)\n"
          "  --poll-budget US    at TC x QD <= 4: poll for each completion up to US microseconds\n"
-         "                      before sleeping (default 1000; 0: never poll)\n"
+         "                      before sleeping (0: never poll; default auto: 1000, but 0 on a\n"
+         "                      loop device, whose completions need a kernel worker on these CPUs)\n"
          "  --seed N            random seed (default 0: a fresh one, printed with the result)\n"
          "  --size SIZE         create a missing file target with this size (e.g. 1g)\n";
 }

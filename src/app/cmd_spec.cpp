@@ -20,8 +20,10 @@
 #include "config/engine_check.h"
 #include "core/units.h"
 #include "app/guarded_target.h"
+#include "engine/fidelity_check.h"
 #include "engine/io_engine.h"
 #include "engine/io_target.h"
+#include "engine/workload.h"
 #include "sim/target.h"
 
 namespace pts::app {
@@ -129,6 +131,7 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
           {"submission_lat_us", latency_json(r.submission_latency)},
           {"kernel", kernel_json(r.kernel)},
           {"fidelity_flags", r.fidelity_flags},
+          {"fidelity_not_judged", r.fidelity_not_judged},
           {"io_errors", r.io_errors},
           {"error", r.error},
           {"spec",
@@ -204,6 +207,11 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
                 static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
                 static_cast<unsigned long long>(r.completion.poll_expired));
+  else if (s.poll_budget_ns == model::kPollBudgetAuto && s.rate_iops == 0 &&
+           uint64_t{s.threads} * s.queue_depth <= engine::kLowDepthMaxOio && r.kernel &&
+           r.kernel->device.rfind("loop", 0) == 0)
+    std::printf("  polling  off: the auto poll budget does not poll on a loop device (a kernel worker on these CPUs "
+                "completes its I/O; --poll-budget US polls)\n");
   if (r.simulated && r.simulated->host_pages_written)
     std::printf("  flash    write amplification %.3f (%llu NAND pages for %llu host pages, %llu GC copies), %u free superblocks\n",
                 r.simulated->write_amplification, static_cast<unsigned long long>(r.simulated->nand_pages_written),
@@ -223,6 +231,12 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
     std::string flags;
     for (const auto& f : r.fidelity_flags) flags += (flags.empty() ? "" : ", ") + f;
     std::printf("  WARNING  measurement-fidelity check failed: %s (see docs/run-record.md)\n", flags.c_str());
+  }
+  if (!r.fidelity_not_judged.empty()) {
+    std::string codes;
+    for (const auto& f : r.fidelity_not_judged) codes += (codes.empty() ? "" : ", ") + f;
+    std::printf("  fidelity not judged on %s: the cell ran %.3f s, under the %.1f s its ramp-up and drain need\n",
+                codes.c_str(), r.seconds, engine::kMinJudgedCellSeconds);
   }
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }

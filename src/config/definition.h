@@ -93,7 +93,8 @@ struct TestDefinition {
 
   // [engine]
   /// Low-depth completion poll budget (poll_budget_us): at TC×QD ≤ 4 each worker polls for
-  /// the completion up to this long before sleeping. 0 = never poll.
+  /// the completion up to this long before sleeping. 0 = never poll; omitted = auto
+  /// (model::kPollBudgetAuto: the engine decides by the target).
   uint64_t poll_budget_ns = model::kDefaultPollBudgetNs;
 
   // [matrix]: R/W mix outer loop, block size inner loop

@@ -142,7 +142,9 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
     deviate(r, "wipc-amount", "WIPC writes " + num(d.wipc_capacity_multiple) + "× the user capacity instead of 2×");
   p.wipc_threads = o.wipc_threads.value_or(d.wipc_threads);
   p.wipc_queue_depth = o.wipc_queue_depth.value_or(d.wipc_queue_depth);
-  p.poll_budget_ns = o.poll_budget_us ? *o.poll_budget_us * 1000 : d.poll_budget_ns;
+  p.poll_budget_ns = !o.poll_budget_us                      ? d.poll_budget_ns
+                     : *o.poll_budget_us == model::kPollBudgetAuto ? model::kPollBudgetAuto
+                                                                   : *o.poll_budget_us * 1000;
 
   p.active_range_pct = o.active_range_pct.value_or(cs.active_range_pct);
   if (p.active_range_pct != cs.active_range_pct)

@@ -23,7 +23,7 @@ const std::vector<RunOptionHelp>& run_option_flags() {
       {"--oio", "QD", "outstanding I/Os per thread (default: the definition's QD)"},
       {"--wipc-threads", "TC", "WIPC thread count (default: the definition's, 1)"},
       {"--wipc-oio", "QD", "WIPC outstanding I/Os per thread (default: the definition's, 32)"},
-      {"--poll-budget", "US", "at TC x QD <= 4 poll for each completion up to US µs before sleeping (default: the definition's, 1000; 0: never)"},
+      {"--poll-budget", "US", "at TC x QD <= 4 poll for each completion up to US µs before sleeping (0: never; default: the definition's, else auto: 1000, 0 on a loop device)"},
       {"--active-range", "PCT", "ActiveRange in % of the LBAs (spec: 100 enterprise, 75 client)"},
       {"--ar-amount", "SIZE", "AR Amount covered by the client ActiveRange segments (default: the definition's)"},
       {"--purge", "METHOD",
@@ -108,10 +108,12 @@ std::string set_run_option(RunOptions& o, std::string_view flag, std::string_vie
     auto v = parse_unsigned(value);
     if (!v || *v < 1 || *v > 65536) return bad(flag, value, "is not a WIPC queue depth per thread (1…65536)");
     o.wipc_queue_depth = static_cast<uint32_t>(*v);
+  } else if (flag == "--poll-budget" && value == "auto") {
+    o.poll_budget_us = model::kPollBudgetAuto;
   } else if (flag == "--poll-budget") {
     auto v = parse_unsigned(value);
     if (!v || *v > model::kMaxPollBudgetUs)
-      return bad(flag, value, "is not a poll budget in microseconds (0…" + std::to_string(model::kMaxPollBudgetUs) + ")");
+      return bad(flag, value, "is not a poll budget in microseconds (0…" + std::to_string(model::kMaxPollBudgetUs) + ") or auto");
     o.poll_budget_us = *v;
   } else if (flag == "--active-range") {
     auto v = parse_decimal(value);

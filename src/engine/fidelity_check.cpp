@@ -14,14 +14,6 @@ double tc_x_qd(const model::CellResult& c) {
   return static_cast<double>(c.spec.threads) * static_cast<double>(c.spec.queue_depth);
 }
 
-/// What the kernel's average in flight should reach: TC×QD, or the device's limit when the
-/// device is saturated.
-double kernel_depth_target(const model::CellResult& c) {
-  const double want = tc_x_qd(c);
-  if (c.kernel && c.kernel->saturated) return std::min(want, static_cast<double>(c.kernel->in_flight_limit));
-  return want;
-}
-
 double io_count_gap(const model::CellResult& c) {
   const double engine = static_cast<double>(c.read_ios + c.write_ios);
   const double kernel = static_cast<double>(c.kernel->host_ios);
@@ -50,15 +42,38 @@ std::string round_list(std::vector<uint32_t> rounds) {
   return out;
 }
 
+/// The depth checks apply: unpaced and long enough to judge.
+bool depth_judged(const model::CellResult& c) { return c.spec.rate_iops == 0 && c.seconds >= kMinJudgedCellSeconds; }
+
 }  // namespace
+
+double kernel_depth_target(const model::CellResult& c) {
+  double want = tc_x_qd(c);
+  const model::KernelCounters& k = *c.kernel;
+  // Merged I/Os reach the device as fewer requests: the kernel counts requests.
+  const uint64_t requests = k.read_ios + k.write_ios;
+  if (k.host_ios > requests && requests > 0)
+    want *= static_cast<double>(requests) / static_cast<double>(k.host_ios);
+  // Saturated: the device holds at most its limit of requests; the rest wait above the counters.
+  if (k.in_flight_limit > 0 && want > k.in_flight_limit) want = k.in_flight_limit;
+  return want;
+}
 
 std::vector<std::string> fidelity_flags(const model::CellResult& c) {
   std::vector<std::string> flags;
-  const bool paced = c.spec.rate_iops > 0;
   if (c.kernel && io_count_gap(c) > kIoCountTolerance) flags.push_back("io-count");
-  if (!paced && c.kernel && c.kernel->avg_in_flight < kDepthFloor * kernel_depth_target(c)) flags.push_back("in-flight");
-  if (!paced && c.littles_law_oio < kDepthFloor * tc_x_qd(c)) flags.push_back("littles-law");
+  if (depth_judged(c) && c.kernel && c.kernel->avg_in_flight < kDepthFloor * kernel_depth_target(c))
+    flags.push_back("in-flight");
+  if (depth_judged(c) && c.littles_law_oio < kDepthFloor * tc_x_qd(c)) flags.push_back("littles-law");
   return flags;
+}
+
+std::vector<std::string> fidelity_not_judged(const model::CellResult& c) {
+  if (c.spec.rate_iops > 0 || c.seconds >= kMinJudgedCellSeconds) return {};
+  std::vector<std::string> codes;
+  if (c.kernel) codes.push_back("in-flight");
+  codes.push_back("littles-law");
+  return codes;
 }
 
 /// How many flagged cells the deviation names in words (the worst ones).
@@ -68,7 +83,7 @@ std::string fidelity_deviation_text(const std::string& subtest_id, const std::ve
   struct Worst {
     std::vector<uint32_t> rounds;
     double io_gap = -1, in_flight = -1, in_flight_target = 0, little = -1, tc_x_qd = 0;
-    bool saturated = false;
+    bool saturated = false, merged = false;
   };
   std::map<std::string, Worst> by_cell;  // ordered by id: stable text
   std::vector<std::string> order;
@@ -85,7 +100,8 @@ std::string fidelity_deviation_text(const std::string& subtest_id, const std::ve
       if (flag == "in-flight" && (w.in_flight < 0 || c.kernel->avg_in_flight < w.in_flight)) {
         w.in_flight = c.kernel->avg_in_flight;
         w.in_flight_target = kernel_depth_target(c);
-        w.saturated = c.kernel->saturated;
+        w.saturated = c.kernel->in_flight_limit > 0 && w.in_flight_target >= c.kernel->in_flight_limit;
+        w.merged = c.kernel->host_ios > c.kernel->read_ios + c.kernel->write_ios;
       }
       if (flag == "littles-law" && (w.little < 0 || c.littles_law_oio < w.little)) w.little = c.littles_law_oio;
     }
@@ -123,7 +139,9 @@ std::string fidelity_deviation_text(const std::string& subtest_id, const std::ve
     if (w.io_gap >= 0) why.push_back("kernel and engine I/O counts differ by up to " + fmt("%.2f", w.io_gap * 100) + " %");
     if (w.in_flight >= 0)
       why.push_back("kernel average in flight down to " + fmt("%.2f", w.in_flight) + " of " +
-                    fmt("%g", w.in_flight_target) + (w.saturated ? " (the device's limit; saturated)" : " (TC×QD)"));
+                    fmt(w.in_flight_target == std::floor(w.in_flight_target) ? "%.0f" : "%.2f", w.in_flight_target) +
+                    (w.saturated ? " (the device's limit; saturated)"
+                                 : w.merged ? " (TC×QD × the kernel's requests per I/O: it merged I/Os)" : " (TC×QD)"));
     if (w.little >= 0)
       why.push_back("IOPS × mean latency down to " + fmt("%.2f", w.little) + " of TC×QD " + fmt("%g", w.tc_x_qd));
     text += ": ";

@@ -28,6 +28,9 @@ struct IoTarget {
   uint64_t size_bytes = 0;
   uint32_t logical_block_bytes = 512;
   int fd = -1;
+  /// Completions are done by a kernel worker thread on the host's CPUs (a loop device), not
+  /// by an interrupt: an "auto" poll budget then means no polling. Set by the engine.
+  bool completion_on_host_worker = false;
 };
 
 /// Cumulative I/O counters of an engine, read between runs: they prove that nothing reached

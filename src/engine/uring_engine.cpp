@@ -49,7 +49,9 @@ const std::atomic<bool> kNeverAbort{false};
 class UringEngine final : public IoEngine {
  public:
   UringEngine(IoTarget target, int fd, bool writable, bool owns_fd)
-      : target_(std::move(target)), fd_(fd), writable_(writable), owns_fd_(owns_fd), block_stat_(BlockStatSource::for_fd(fd)) {}
+      : target_(std::move(target)), fd_(fd), writable_(writable), owns_fd_(owns_fd), block_stat_(BlockStatSource::for_fd(fd)) {
+    target_.completion_on_host_worker = block_stat_ && block_stat_->loop();
+  }
   ~UringEngine() override {
     workers_.clear();  // joins the threads before the descriptor goes
     if (owns_fd_) close(fd_);
@@ -105,6 +107,7 @@ class UringEngine final : public IoEngine {
       result.kernel = kernel_delta(block_stat_->device(), *kernel0, *kernel1, block_stat_->in_flight_limit(),
                                    uint64_t{spec.threads} * spec.queue_depth);
     result.fidelity_flags = fidelity_flags(result);
+    result.fidelity_not_judged = fidelity_not_judged(result);
     return result;
   }
 

@@ -160,14 +160,17 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     if (spec.bytes_limit && w == 0) p.byte_budget += spec.bytes_limit % spec.threads;
     p.rate_iops = spec.rate_iops ? static_cast<double>(spec.rate_iops) / spec.threads : 0.0;
     p.seed = spec.seed;
-    p.completion_poll_ns = completion_poll_ns_for(spec, std::thread::hardware_concurrency());
+    p.completion_poll_ns =
+        completion_poll_ns_for(spec, std::thread::hardware_concurrency(), target.completion_on_host_worker);
   }
   return plans;
 }
 
-uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {
+uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker) {
   const bool low_depth = uint64_t{spec.threads} * spec.queue_depth <= kLowDepthMaxOio && spec.rate_iops == 0;
-  return low_depth && spec.threads < cpus ? spec.poll_budget_ns : 0;
+  if (!low_depth || spec.threads >= cpus) return 0;
+  if (spec.poll_budget_ns == model::kPollBudgetAuto) return completion_on_host_worker ? 0 : model::kAutoPollBudgetNs;
+  return spec.poll_budget_ns;
 }
 
 }  // namespace pts::engine

@@ -75,9 +75,10 @@ struct WorkerPlan {
 
 /// Completion polling budget for a spec: spec.poll_budget_ns when TC×QD ≤ kLowDepthMaxOio,
 /// the spec is unthrottled, and every worker can have a CPU of its own (threads < cpus);
-/// else 0 (workers sleep until a completion arrives).
+/// else 0 (workers sleep until a completion arrives). A budget of model::kPollBudgetAuto is
+/// model::kAutoPollBudgetNs, or 0 when `completion_on_host_worker` (a loop device).
 inline constexpr uint32_t kLowDepthMaxOio = 4;
-uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
+uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker = false);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a
 /// whole logical block. (With AR segments the I/Os touch only the segments inside it.)

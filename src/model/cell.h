@@ -140,9 +140,14 @@ struct CellResult {
   std::optional<KernelCounters> kernel;  ///< null: no block counters (file, simulated drive)
   /// Measurement-fidelity checks that failed for this cell (engine/fidelity_check.h):
   /// "io-count" (kernel and engine I/O counts differ by > 1 %), "in-flight" (kernel average
-  /// in flight < 0.9 × TC×QD, or × the limit when saturated), "littles-law" (IOPS × mean
+  /// in flight < 0.9 × TC×QD × kernel requests per host I/O (merges), or × the limit when
+  /// saturated), "littles-law" (IOPS × mean
   /// latency < 0.9 × TC×QD). Paced cells skip the two depth checks.
   std::vector<std::string> fidelity_flags;
+  /// The depth checks ("in-flight", "littles-law") this cell was not judged on because it ran
+  /// shorter than engine::kMinJudgedCellSeconds (0.5 s: ramp-up and drain would dominate);
+  /// empty when every check applied.
+  std::vector<std::string> fidelity_not_judged;
   std::vector<uint64_t> ios_per_second;  ///< completions in each whole second
   /// Sequential specs: the offset each stream would write or read next (one per thread), the
   /// next sequential run's AccessSpec::stream_start_bytes. Empty for random specs.

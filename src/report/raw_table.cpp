@@ -84,6 +84,11 @@ const std::vector<RawColumn>& raw_columns() {
        [](const RawRow& r) {
          std::string flags;
          for (const auto& f : r.cell->fidelity_flags) flags += (flags.empty() ? "" : ",") + f;
+         if (!r.cell->fidelity_not_judged.empty()) {  // a short cell: say which checks it skipped
+           flags += flags.empty() ? "not judged (short cell):" : "; not judged (short cell):";
+           for (size_t i = 0; i < r.cell->fidelity_not_judged.size(); ++i)
+             flags += (i ? "," : "") + r.cell->fidelity_not_judged[i];
+         }
          return TableCell::str(flags);
        }},
       {"io_errors", "I/O errors", "0", [](const RawRow& r) { return u(r.cell->io_errors); }},

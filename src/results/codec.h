@@ -131,6 +131,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, start
                                                 write_histogram, cpu_usr_pct, cpu_sys_pct,
                                                 littles_law_oio, completion_poll_ns, completion,
                                                 latency_from, submission_latency, kernel, fidelity_flags,
+                                                fidelity_not_judged,
                                                 ios_per_second, stream_end_bytes, io_errors, error,
                                                 simulated)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,

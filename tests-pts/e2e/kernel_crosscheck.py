@@ -4,11 +4,29 @@ arithmetic (not ptsuite's): every cell of every Round, and WIPC, of a run on a b
 holds the kernel's counters; the engine's I/O count (read_ios + write_ios) and the kernel's
 (host_ios: completed requests + merges, as the host issued them) differ by at most 1 %, and
 so do the bytes; the kernel's average in flight is recomputed from weighted_ms / wall; no
-cell carries the "io-count" fidelity flag. Prints one line per sub-test; exit 1 on a failure.
+cell carries the "io-count" fidelity flag; and the "in-flight" flag is recomputed from the
+record: a cell of at least 0.5 s, unpaced, is flagged exactly when the kernel's average in
+flight is below 0.9 x TC x QD x (kernel requests / host I/Os: the block layer merges sequential
+I/Os), capped at the device's in_flight_limit; a shorter one lists the depth checks it was
+not judged on in fidelity_not_judged instead. Prints one line per sub-test; exit 1 on a failure.
 """
 import json
 import os
 import sys
+
+MIN_JUDGED_SECONDS = 0.5  # docs/run-record.md: shorter cells are not judged on depth
+DEPTH_FLOOR = 0.9
+
+
+def expected_in_flight(c, k):
+    """The kernel's average in flight a held cell reaches, in requests."""
+    want = c["spec"]["threads"] * c["spec"]["queue_depth"]
+    requests = k["read_ios"] + k["write_ios"]
+    if k["host_ios"] > requests > 0:
+        want = want * requests / k["host_ios"]
+    if k["in_flight_limit"] and want > k["in_flight_limit"]:
+        want = k["in_flight_limit"]
+    return want
 
 
 def main():
@@ -49,6 +67,16 @@ def main():
                     problems.append(f"{name}: avg_in_flight {k['avg_in_flight']} is not weighted/wall {inflight}")
             if "io-count" in c.get("fidelity_flags", []):
                 problems.append(f"{name}: flagged io-count")
+            paced = c["spec"].get("rate_iops", 0) > 0
+            judged = not paced and c["seconds"] >= MIN_JUDGED_SECONDS
+            short = not paced and not judged
+            if short != ("in-flight" in c.get("fidelity_not_judged", [])):
+                problems.append(f"{name}: {c['seconds']:.3f} s cell, fidelity_not_judged {c.get('fidelity_not_judged')}")
+            if judged:
+                low = k["avg_in_flight"] < DEPTH_FLOOR * expected_in_flight(c, k)
+                if low != ("in-flight" in c.get("fidelity_flags", [])):
+                    problems.append(f"{name}: in flight {k['avg_in_flight']:.2f} of {expected_in_flight(c, k):.2f}"
+                                    f" but flags {c.get('fidelity_flags')}")
         print(f"sub-test {si}: {len(results)} results checked")
     print(f"{cells} cells with kernel counters; worst engine/kernel I/O count difference {worst:.3%}")
     for p in problems[:40]:

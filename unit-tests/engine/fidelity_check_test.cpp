@@ -1,7 +1,8 @@
 // unit-tests/engine/fidelity_check_test.cpp — the per-cell fidelity checks: I/O counts within
 // 1 % of the kernel's, the kernel's average in flight against TC×QD (or the device's limit
 // when saturated), the Little's-law floor, paced cells exempt from the depth checks, files
-// (no kernel counters) checked on Little's law only, and the deviation text listing cells.
+// (no kernel counters) checked on Little's law only, the deviation text listing cells, merged
+// sequential I/O held to the kernel's request count, and short cells left unjudged on depth.
 #include <gtest/gtest.h>
 
 #include "engine/fidelity_check.h"
@@ -16,6 +17,7 @@ model::CellResult cell(uint32_t tc, uint32_t qd, uint64_t engine_ios, uint64_t k
   c.cell_id = "rw100-bs4096";
   c.spec.threads = tc;
   c.spec.queue_depth = qd;
+  c.seconds = 60;
   c.read_ios = engine_ios;
   c.littles_law_oio = little;
   model::KernelCounters k;
@@ -107,4 +109,54 @@ TEST(FidelityCheck, DeviationNamesOnlyTheWorstCellsInWords) {
   EXPECT_EQ(text.find("cell2 "), std::string::npos) << text;
   EXPECT_LT(text.find("cell7 "), text.find("cell3 ")) << text;  // the worst first
   EXPECT_NE(text.find("And 3 more cell(s)"), std::string::npos) << text;
+}
+
+TEST(FidelityCheck, MergedSequentialIoIsHeldToTheKernelsRequestCount) {
+  // WIPC-like: 32 outstanding 128 KiB writes, merged 10:1 into 1.25 MiB requests. The kernel
+  // counts 1000 requests for 10000 host I/Os, so 3.2 requests in flight is QD 32 held.
+  auto c = cell(1, 32, 10000, 10000, 3.18, 31.5);
+  c.kernel->read_ios = 1000;
+  c.kernel->read_merges = 9000;
+  EXPECT_EQ(engine::fidelity_flags(c), Flags{});
+  EXPECT_DOUBLE_EQ(engine::kernel_depth_target(c), 3.2);
+  // The same merges with a real shortfall (half the depth) are still flagged, and said so.
+  c.kernel->avg_in_flight = 1.6;
+  c.fidelity_flags = engine::fidelity_flags(c);
+  EXPECT_EQ(c.fidelity_flags, Flags{"in-flight"});
+  const std::string text = engine::fidelity_deviation_text("wipc", {{0, &c}});
+  EXPECT_NE(text.find("down to 1.60 of 3.20 (TC×QD × the kernel's requests per I/O"), std::string::npos) << text;
+  // Unmerged, the same figure is a shortfall.
+  auto plain = cell(1, 32, 10000, 10000, 3.18, 31.5);
+  EXPECT_EQ(engine::fidelity_flags(plain), Flags{"in-flight"});
+}
+
+TEST(FidelityCheck, MergesAndSaturationTogetherUseTheSmallerTarget) {
+  // 2 × 128 outstanding, merged 2:1 → 128 requests: the device's 128 tags, not 256.
+  auto c = cell(2, 128, 2000, 2000, 120, 250);
+  c.kernel->read_ios = 1000;
+  c.kernel->read_merges = 1000;
+  EXPECT_DOUBLE_EQ(engine::kernel_depth_target(c), 128);
+  c.kernel->read_merges = 3000;  // 4:1 → 64 requests' worth
+  c.kernel->host_ios = 4000;
+  c.read_ios = 4000;
+  EXPECT_DOUBLE_EQ(engine::kernel_depth_target(c), 64);
+}
+
+TEST(FidelityCheck, ShortCellsAreNotJudgedOnDepthAndSaySo) {
+  auto c = cell(1, 32, 1000, 1000, 20.0, 20.0);  // both depth checks would fail
+  c.seconds = engine::kMinJudgedCellSeconds * 0.1;   // a 50 ms test cell
+  EXPECT_EQ(engine::fidelity_flags(c), Flags{});
+  EXPECT_EQ(engine::fidelity_not_judged(c), (Flags{"in-flight", "littles-law"}));
+  // The I/O count is exact at any length: still judged.
+  c.kernel->host_ios = 900;
+  EXPECT_EQ(engine::fidelity_flags(c), Flags{"io-count"});
+  // At the minimum length the same shortfall is flagged and nothing is left unjudged.
+  c.kernel->host_ios = 1000;
+  c.seconds = engine::kMinJudgedCellSeconds;
+  EXPECT_EQ(engine::fidelity_flags(c), (Flags{"in-flight", "littles-law"}));
+  EXPECT_EQ(engine::fidelity_not_judged(c), Flags{});
+  // Without kernel counters only Little's law is left unjudged.
+  c.seconds = 0.05;
+  c.kernel.reset();
+  EXPECT_EQ(engine::fidelity_not_judged(c), Flags{"littles-law"});
 }

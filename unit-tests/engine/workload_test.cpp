@@ -174,9 +174,12 @@ TEST(CompletionPolling, OnlyAtLowDepthUnthrottledWithACpuPerWorker) {
   model::AccessSpec s;
   s.threads = 1;
   s.queue_depth = 1;
-  EXPECT_EQ(completion_poll_ns_for(s, 2), model::kDefaultPollBudgetNs);
+  EXPECT_EQ(s.poll_budget_ns, model::kPollBudgetAuto);  // the default: by the target
+  EXPECT_EQ(completion_poll_ns_for(s, 2), model::kAutoPollBudgetNs);
+  EXPECT_EQ(completion_poll_ns_for(s, 2, /*completion_on_host_worker=*/true), 0u);  // a loop device
   s.poll_budget_ns = 250'000;  // the definition's or the operator's budget
   EXPECT_EQ(completion_poll_ns_for(s, 2), 250'000u);
+  EXPECT_EQ(completion_poll_ns_for(s, 2, true), 250'000u);  // an explicit budget polls on a loop device too
   s.queue_depth = kLowDepthMaxOio;
   EXPECT_EQ(completion_poll_ns_for(s, 2), 250'000u);
   s.queue_depth = kLowDepthMaxOio + 1;
