@@ -108,23 +108,21 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
       if constexpr (Pacer::kEnabled) room = std::min<uint64_t>(room, pacer.allowed(now));
       while (n < room && issued_bytes < budget) {
         const uint32_t slot = free_slots[--nfree];
-        const bool is_read = (rng.next() >> 32) < plan.read_threshold;
-        const BlockChoice& block = draw_block(plan, rng);
-        const uint64_t offset = offsets.next(rng, block);
+        const IoDraw d = draw_io(plan, rng, offsets);
         uint8_t* buf;
-        if (is_read) {
+        if (d.is_read) {
           buf = mem.read_base + size_t{slot} * stride;
         } else {
           buf = mem.write_base + size_t{slot} * stride;
-          mem.write_data->fill(buf, block.bytes, rng.next());  // unique, incompressible
+          mem.write_data->fill(buf, d.bytes, rng.next());  // unique, incompressible
         }
-        q.prep(slot, is_read, buf, block.bytes, offset);
+        q.prep(slot, d.is_read, buf, d.bytes, d.offset);
         if constexpr (Pacer::kEnabled) slots[slot].release_ns = pacer.release_ns(pacer.issued() + n);
-        slots[slot].offset = offset;
-        slots[slot].bytes = block.bytes;
-        slots[slot].is_read = is_read;
+        slots[slot].offset = d.offset;
+        slots[slot].bytes = d.bytes;
+        slots[slot].is_read = d.is_read;
         fresh[n++] = slot;
-        issued_bytes += block.bytes;
+        issued_bytes += d.bytes;
       }
       if (issued_bytes >= budget) issuing = false;
       pacer.issued(n);

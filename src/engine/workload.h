@@ -95,6 +95,26 @@ inline const BlockChoice& draw_block(const WorkerPlan& plan, Rng& rng) {
   return plan.block_table[pick];
 }
 
+/// One I/O as a worker draws it: read or write by the threshold, then the block size, then
+/// the offset, in that order from the worker's Rng. Both engines draw through this (the
+/// io_uring loop, engine/io_loop.h, and the simulator's host loop, sim/host_loop.cpp), so the
+/// R/W mix, block-size split and offset generators are one code. (The io_uring loop then
+/// draws the write data's seed from the same Rng; the simulator stores no data and does not.)
+struct IoDraw {
+  uint64_t offset = 0;
+  uint32_t bytes = 0;
+  bool is_read = false;
+};
+template <class Offsets>
+inline IoDraw draw_io(const WorkerPlan& plan, Rng& rng, Offsets& offsets) {
+  IoDraw d;
+  d.is_read = (rng.next() >> 32) < plan.read_threshold;
+  const BlockChoice& block = draw_block(plan, rng);
+  d.bytes = block.bytes;
+  d.offset = offsets.next(rng, block);
+  return d;
+}
+
 /// Random offsets, aligned to each I/O's block size, over [start, start + region): uniform,
 /// or first a zone by its I/O share and then uniform inside it; with AR segments, a segment
 /// (of the zone) uniformly and then a block inside it. The uniform case costs one bounded

@@ -20,11 +20,7 @@ namespace {
 constexpr uint64_t kNsPerSecond = 1'000'000'000ull;
 constexpr uint32_t kAhead = 8;  ///< I/Os drawn ahead per worker
 
-struct Draw {
-  uint64_t offset;
-  uint32_t bytes;
-  bool is_read;
-};
+using Draw = engine::IoDraw;
 
 struct Worker {
   const engine::WorkerPlan* plan = nullptr;
@@ -48,11 +44,7 @@ struct Worker {
     }
   }
   Draw draw(const Drive& drive) {
-    Draw d;
-    d.is_read = (rng.next() >> 32) < plan->read_threshold;
-    const engine::BlockChoice& block = engine::draw_block(*plan, rng);
-    d.bytes = block.bytes;
-    d.offset = plan->sequential ? sequential.next(rng, block) : random.next(rng, block);
+    const Draw d = plan->sequential ? engine::draw_io(*plan, rng, sequential) : engine::draw_io(*plan, rng, random);
     drive.prefetch(d.offset);
     return d;
   }

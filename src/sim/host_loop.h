@@ -1,9 +1,19 @@
 // sim/host_loop.h — the host side of a simulated cell: TC workers x QD slots in a closed
-// loop, in virtual time. Each worker draws its I/Os exactly as the io_uring engine's workers
-// do (engine/workload.h: plan_workers, the block-size table, the R/W threshold, the offset
-// generators, the per-worker Rng stream), submits them to the Drive when a slot is free
-// (and the rate pacer allows), and the next event is always the earliest completion. Used
-// for measured cells (with statistics) and for replaying the state file's log (without).
+// loop, in virtual time. Each worker draws its I/Os through the io_uring engine's own code
+// (engine/workload.h: plan_workers, draw_io with its R/W threshold, block-size table and
+// offset generators, the per-worker Rng stream, engine/rate_pacer.h), submits them to the
+// Drive when a slot is free (and the pacer allows), and the next event is always the
+// earliest completion. Used for measured cells (with statistics) and for replaying the state
+// file's log (without).
+//
+// Why this is not engine/io_loop.h (the io_uring worker's refill loop): that loop is one
+// thread per worker against a real queue, in real time — it waits in the kernel, reaps
+// batches, polls at low depth, fills write buffers with data. Here all workers share one
+// thread and one virtual clock: a completion is an event in a queue ordered by virtual time
+// (ties by slot, so runs are deterministic), nothing waits, no data is made, and the drive
+// is told which mapping entries to prefetch before their I/Os come up. The shared part —
+// what each I/O is — is shared (draw_io); the refill rule is the same (every completion
+// refills its slot at once, no batch that lets the queue drain).
 // May use: core, model, engine (workload, rng, rate pacer, worker stats), sim drive.
 #pragma once
 
