@@ -52,7 +52,6 @@ void WorkerStats::reset() {
 struct UringWorker::Ring {
   io_uring ring{};
   bool initialized = false;
-  bool taskrun_flag = false;  ///< set up with IORING_SETUP_TASKRUN_FLAG (UringQueue::poll)
   unsigned entries = 0;
   uint8_t* read_base = nullptr;   ///< registered buffer 0: reads land here
   uint8_t* write_base = nullptr;  ///< registered buffer 1: each write's data, filled per write
@@ -86,8 +85,7 @@ namespace {
 /// 1 (writes), the slot index as user_data.
 struct UringQueue {
   io_uring* ring;
-  bool taskrun_flag = false;  ///< the ring was set up with IORING_SETUP_TASKRUN_FLAG
-  bool failed = false;        ///< broken() was called: the worker closes the ring
+  bool failed = false;  ///< broken() was called: the worker closes the ring
   uint64_t now() const { return core::monotonic_ns(); }
   void prep(uint32_t slot, bool is_read, uint8_t* buf, uint32_t bytes, uint64_t offset) {
     io_uring_sqe* sqe = io_uring_get_sqe(ring);  // never null: entries >= QD, all submitted
@@ -103,14 +101,17 @@ struct UringQueue {
     io_uring_cqe* cqe = nullptr;
     return io_uring_submit_and_wait_timeout(ring, &cqe, n, &ts, nullptr);
   }
-  // One poll step: post completions that arrived, and if none did, give this CPU to any
-  // runnable thread (on a busy host that may be the one completing our I/O) — a no-op when
-  // idle. With IORING_SETUP_TASKRUN_FLAG the kernel raises IORING_SQ_TASKRUN in the shared
-  // ring while completions wait to be posted, so a step enters the kernel to post them only
-  // then. (Spinning on that flag in user space for microseconds between yields was measured
-  // slower on a loop device: 83–89 k vs 117 k IOPS at QD 1, bench/spec_vs_fio.py.)
+  // One poll: run deferred completions; if none arrived, give this CPU to any runnable
+  // thread (on a busy host that may be the one completing our I/O) — a no-op when idle.
+  // Not tried again (measured, bench/spec_vs_fio.py --also): spinning in user space on
+  // IORING_SQ_TASKRUN (IORING_SETUP_TASKRUN_FLAG) between yields read 83–89 k IOPS at QD 1 on
+  // a loop device against 117 k for this; and with that flag liburing's peek enters the
+  // kernel to post completions that arrive during a reap pass, which then carry the pass's
+  // earlier clock reading and let the queue drain further before the refill (7.6 of 8
+  // completions per reap at QD 8 vs 3.8, under strace), with no IOPS gain at QD 8 (median
+  // of 8 alternating runs at load 8: 56 k vs 230 k).
   void poll() {
-    if (!taskrun_flag || (IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_TASKRUN)) io_uring_get_events(ring);
+    io_uring_get_events(ring);
     if (io_uring_cq_ready(ring) == 0) sched_yield();
   }
   unsigned ready() { return io_uring_cq_ready(ring); }
@@ -198,9 +199,6 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
       const char* name;
     };
     const Attempt attempts[] = {
-        {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN |
-             IORING_SETUP_TASKRUN_FLAG,
-         "SINGLE_ISSUER|DEFER_TASKRUN|COOP_TASKRUN|TASKRUN_FLAG"},
         {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN,
          "SINGLE_ISSUER|DEFER_TASKRUN|COOP_TASKRUN"},
         {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, "SINGLE_ISSUER|DEFER_TASKRUN"},
@@ -216,7 +214,6 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
       ret = io_uring_queue_init_params(entries, &r.ring, &params);
       if (ret == 0) {
         ring_flags_ = a.name;
-        r.taskrun_flag = (a.flags & IORING_SETUP_TASKRUN_FLAG) != 0;
         break;
       }
     }
@@ -276,7 +273,7 @@ void UringWorker::run_cell(const WorkerPlan& plan, CellControl& control) {
 template <class Offsets, class Pacer>
 void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets offsets, Pacer pacer) {
   Ring& r = *ring_;
-  UringQueue q{&r.ring, r.taskrun_flag};
+  UringQueue q{&r.ring};
   const LoopMemory mem{r.read_base, r.write_base, r.slots.data(), r.free_slots.data(), r.fresh.data(),
                        writable_ ? &r.write_data : nullptr};
   const LoopWindow window{control.t0_ns, control.deadline_ns, control.abort};
