@@ -36,15 +36,23 @@ void Drive::host_unit(uint32_t die, uint64_t seq) {
   rmw_ready_ = 0;
 }
 
-void Drive::gc_unit(uint32_t die) { timing_.program(die, std::max(cur_t_, gc_ready_)); }
+// GC's reads, programs and erases each take their die's (and channel's) time, first come
+// first served, but a GC program does not wait for the reads of the pages it holds: each
+// resource here books work in advance, so a read waits behind every program already booked
+// on its die, and a GC program on another die held for that read would leave its own die
+// idle (with that rule steady-state 4 KiB random writes on dc-tlc-2t ran at 18.6 k IOPS, a
+// fifth of what its dies can program at the emergent WA). A controller with many GC units
+// in flight programs whichever has its data in; this stands for that scheduler.
+void Drive::gc_unit(uint32_t die) { timing_.program(die, cur_t_); }
 
 void Drive::gc_read(uint32_t die, uint32_t pages) {
   gc_ready_ = std::max(gc_ready_, timing_.read(die, cur_t_, uint64_t(pages) * geo_.page_bytes));
 }
 
 void Drive::erase(uint32_t) {
-  const uint64_t t = std::max(cur_t_, gc_ready_);  // after its last valid page was read out
-  for (uint32_t d = 0; d < geo_.dies; ++d) timing_.erase(d, t);
+  // Each die erases its block once its own reads of the victim are done: they were booked on
+  // that die before, first come first served, so the erase follows them there.
+  for (uint32_t d = 0; d < geo_.dies; ++d) timing_.erase(d, cur_t_);
 }
 
 // --- host commands ----------------------------------------------------------------------

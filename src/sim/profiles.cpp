@@ -21,7 +21,7 @@ SimParams dc_tlc_2t() {
   p.capacity_bytes = 2000398934016ull;  // IDEMA LBA1-03: 3,907,029,168 LBAs of 512 B for 2000 GB
   p.lba_bytes = 512;
   p.pcie_mbps = 3500;
-  p.cmd_read_ns = 10000;
+  p.cmd_read_ns = 13590;
   p.cmd_write_ns = 19800;
   p.cmd_occupancy_ns = 1400;
   p.buffer_bytes = 48ull << 20;  // 4 program units per die
@@ -39,9 +39,9 @@ SimParams dc_tlc_2t() {
   p.pages_per_block = 768;
   p.bits_per_cell = 3;
   p.read_ns = 60000;
-  p.prog_ns = 4000000;
+  p.prog_ns = 3300000;
   p.erase_ns = 3500000;
-  p.channel_mbps = 533;
+  p.channel_mbps = 1000;
   p.crypto_erase_ms = 2000;
   return p;
 }
@@ -49,7 +49,8 @@ SimParams dc_tlc_2t() {
 const std::vector<std::pair<std::string, std::string>> kTlcSources = {
     {"lba", "512-byte LBAs: the format enterprise NVMe drives of 2018 ship with (512e)"},
     {"pcie_mbps", "PCIe 3.0 x4: 3.94 GB/s raw per direction, about 3.5 GB/s after protocol overhead"},
-    {"cmd_read_us", "fitted: published 4 KiB random read QD 1 mean 0.079 ms = this + read_us + channel and link transfer of 4 KiB"},
+    {"cmd_read_us", "fitted: published 4 KiB random read QD 1 mean 0.079 ms = this + read_us + channel and link transfer of 4 KiB "
+                    "(13.59 + 60 + 4.10 + 1.17 us)"},
     {"cmd_write_us", "fitted: published 4 KiB random write QD 1 mean 0.020 ms (47,586 IOPS) = this + link transfer of 4 KiB"},
     {"cmd_occupancy_ns", "fitted: published 4 KiB random read at 16 threads x QD 16, 657,240 IOPS (the controller's share of the limit)"},
     {"plp", "enterprise drives protect their buffer with capacitors and report no volatile write cache"},
@@ -66,9 +67,13 @@ const std::vector<std::pair<std::string, std::string>> kTlcSources = {
     {"pages_per_block", "assumed: 768 pages per block (256 wordlines x 3 bits), typical of 64-layer 3D TLC"},
     {"bits_per_cell", "TLC: three pages per wordline, programmed together (one-shot)"},
     {"read_us", "assumed: tR of 64-layer TLC, 60 us (also fits the QD 1 read latency)"},
-    {"prog_us", "fitted: published 4 KiB random write at steady state, 87-89 k IOPS from QD 16 to 256, with the emergent write amplification"},
+    {"prog_us", "fitted: published 4 KiB random write at steady state, 87-89 k IOPS from QD 16 to 256, with the emergent write "
+                "amplification (8.1 after 6 fills) and channel_mbps: 3.3 ms gave 91.8 k, 3.0 ms 93.8 k (1/16 scale model, "
+                "bench/sim_bench.py calibration); 192 KiB per tPROG"},
     {"erase_us", "assumed: tBERS 3.5 ms, typical of 3D TLC"},
-    {"channel_mbps", "assumed: ONFI 3 / Toggle 2 bus at 533 MT/s x 8 bit"},
+    {"channel_mbps", "assumed: Toggle DDR at 1,000 MT/s x 8 bit, the interface of 64-layer V-NAND (2017); under 4 KiB random "
+                     "writes at steady state the channels carry every program and GC read: with tPROG 4 ms the sim gave 73 k IOPS "
+                     "at 800 MT/s (after 6 fills) and 52 k at 533 MT/s (after 4), bench/sim_bench.py calibration"},
     {"buffer", "assumed: 4 program units per die of power-loss-protected DRAM"},
     {"crypto_erase_ms", "assumed: a key change plus unmapping takes about 2 s"},
     {"capacity", "2.0 TB: IDEMA LBA1-03 count for 2000 GB, 3,907,029,168 LBAs of 512 B"},
@@ -87,7 +92,7 @@ SimParams demo() {
   p.planes = 1;
   p.flash_page_bytes = 4096;
   p.pages_per_block = 3 * 4096;                // 48 MiB blocks, as dc-tlc-2t's 4 planes x 12 MiB
-  p.prog_ns = 4000000 / 16;                    // 12 KiB per unit instead of 192 KiB: same MB/s
+  p.prog_ns = 3300000 / 16;                    // 12 KiB per unit instead of 192 KiB: same MB/s
   p.buffer_bytes = 768ull << 10;               // dc-tlc-2t's buffer per die
   return p;
 }

@@ -19,8 +19,13 @@ namespace pts::sim {
 /// before a transfer booked earlier but ready later (a die still sensing): without gaps, one
 /// die's long wait would hold every other die's data on the channel behind it. The last
 /// kSlots intervals are kept (sorted, disjoint); everything before them counts as busy.
+/// Under sustained writes the dies' queues run far ahead of the host (a full write buffer
+/// and GC booked behind it), so a channel's bookings span its dies' queues: with 8 intervals
+/// the forgotten time swallowed the gaps that program transfers needed, and the dies waited
+/// for their data (a fifth of their time idle at 4 KiB random-write steady state on
+/// dc-tlc-2t); 64 keep them (a booking costs one insertion into the sorted slots).
 struct FlashChannel {
-  static constexpr int kSlots = 8;
+  static constexpr int kSlots = 64;
   uint64_t floor = 0;
   uint64_t start[kSlots] = {}, end[kSlots] = {};
   int n = 0;
