@@ -11,13 +11,14 @@ usage: sim_ab.py PTSUITE_A PTSUITE_B [--target PROFILE] [--fills F] [--from STAT
   --fills    drive capacities written by the cell (default 0.25)
   --from     start from a copy of this state file (e.g. a drive at steady state) instead of FOB
   --repeat   A/B pairs (default 2)
+  --ignore   comma-separated result fields to leave out of the comparison as well (a field
+             one build adds or changes on purpose, e.g. completion)
   SPEC ARGS  the cell (default: --rw randwrite --bs 4k --threads 4 --oio 32 --seed 9)
 Every result field but the simulator's own CPU and wall time is compared. Exit 1 when the
 results differ. State copies go to a private directory under /var/tmp (removed at the end).
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -33,12 +34,6 @@ def strip(o):
     if isinstance(o, list):
         return [strip(v) for v in o]
     return o
-
-
-def parse_bytes(text):
-    m = re.fullmatch(r"(\d+)(GiB|TiB|MiB)?", text)
-    scale = {"MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, None: 1}[m.group(2)]
-    return int(m.group(1)) * scale
 
 
 def run(ptsuite, target, state, args, confirm):
@@ -67,11 +62,13 @@ def main():
     fills = float(opt.get("--fills", "0.25"))
     start = opt.get("--from")
     repeat = int(opt.get("--repeat", "2"))
-    m = re.search(r"capacity=([0-9A-Za-z]+)", target)
-    cap = parse_bytes(m.group(1)) if m else 2000398934016
+    VOLATILE.update(f for f in opt.get("--ignore", "").split(",") if f)
+    work = tempfile.mkdtemp(prefix="ptsuite-sim-ab.", dir="/var/tmp")
+    info = subprocess.run([builds[0], "info", f"sim:{target}@{work}/none.simdrive", "--json"],
+                          capture_output=True, text=True, check=True)
+    cap = json.loads(info.stdout)["capacity_bytes"]
     if "--bytes" not in spec_args and "--seconds" not in spec_args:
         spec_args += ["--bytes", str(int(fills * cap) // 4096 * 4096)]
-    work = tempfile.mkdtemp(prefix="ptsuite-sim-ab.", dir="/var/tmp")
     try:
         results = {0: [], 1: []}
         for i in range(repeat):
