@@ -13,6 +13,7 @@
 #include "config/definition.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
+#include "config/definition_problems.h"
 
 namespace {
 
@@ -40,18 +41,8 @@ int line_of(const std::string& text, const std::string& needle) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
 }
 
-std::vector<std::string> problems(const std::string& text) {
-  auto d = config::parse_definition(text, "x.toml");
-  if (d.ok()) return {};
-  EXPECT_EQ(d.error().kind, core::ErrorKind::BadInput);
-  return d.error().messages;
-}
-
-bool has(const std::vector<std::string>& msgs, const std::string& needle) {
-  for (const auto& m : msgs)
-    if (m.find(needle) != std::string::npos) return true;
-  return false;
-}
+using test::has;
+using test::problems;
 
 config::TestDefinition def(const std::string& name) {
   auto d = config::load_definition(kDir + name);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "config/definition.h"
+#include "config/definition_problems.h"
 
 namespace {
 
@@ -101,18 +102,8 @@ std::string replace(std::string s, const std::string& from, const std::string& t
   return pos == std::string::npos ? s : s.replace(pos, from.size(), to);
 }
 
-std::vector<std::string> problems(const std::string& text) {
-  auto d = config::parse_definition(text, "x.toml");
-  if (d.ok()) return {};
-  EXPECT_EQ(d.error().kind, core::ErrorKind::BadInput);
-  return d.error().messages;
-}
-
-bool has(const std::vector<std::string>& msgs, const std::string& needle) {
-  for (const auto& m : msgs)
-    if (m.find(needle) != std::string::npos) return true;
-  return false;
-}
+using test::has;
+using test::problems;
 
 TEST(Definitions, MinimalDefinitionIsValid) { EXPECT_TRUE(problems(kGood).empty()); }
 
