@@ -10,7 +10,9 @@ not poll on a loop device), REPS times each, and prints the median of: IOPS, who
 % count only its job thread), mean latency, and from the kernel's /proc/diskstats over the
 run: the average requests in flight while busy (delta weighted time / delta io_ticks, so
 neither tool's start-up counts) and the mean device time per
-I/O (delta read+write ticks / delta I/Os). Ratios are ptsuite / fio-peer. The load average is
+I/O (delta read+write ticks / delta I/Os). Ratios are ptsuite / fio-peer; per case a line also gives
+the median and range of the IOPS ratios within each repetition (the tools ran back to back
+there, so the machine's drift between repetitions cancels). The load average is
 printed with the table (the machine is shared). Needs root, losetup, fio. Usage:
     sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 3] [--reps 3] [--size-mib 1024] [--cases 1,3]
                               [--also NAME=OTHER/ptsuite ...]
@@ -145,6 +147,11 @@ def main():
                     runs[tool].append(with_kernel(dev, tools[tool]))
             med = {tool: {k: statistics.median(r[k] for r in rs) for k in METRICS} for tool, rs in runs.items()}
             p = med["ptsuite"]
+            # Per repetition the tools ran back to back: the ratio within a repetition cancels the
+            # machine's drift between repetitions (the tools' medians above come from different
+            # minutes). Printed as the median of those ratios and their range.
+            pairs = {tool: sorted(a["iops"] / b["iops"] for a, b in zip(runs["ptsuite"], runs[tool]))
+                     for tool in order if tool.startswith("fio")}
             for tool in order:
                 m = med[tool]
                 ratios = ""
@@ -154,6 +161,8 @@ def main():
                 spread = f"({min(r['iops'] for r in runs[tool]):.0f}..{max(r['iops'] for r in runs[tool]):.0f})"
                 print(f"{name:22} {tool:10} {m['iops']:8.0f} {spread:>15} {m['cpu_us_per_io']:9.2f} {m['lat_us']:7.1f}"
                       f" {m['inflight']:8.2f} {m['dev_us']:6.1f} | {ratios}")
+            print(f"{name:22} IOPS ratio within each repetition (median, range): " + "; ".join(
+                f"vs {tool} {statistics.median(r):.2f} ({r[0]:.2f}..{r[-1]:.2f})" for tool, r in pairs.items()))
             sys.stdout.flush()
         load = open("/proc/loadavg").read().split()[:3]
         print(f"load average at the end {' '.join(load)}; ratios are ptsuite / that tool: IOPS and in flight "

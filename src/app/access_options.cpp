@@ -180,8 +180,14 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
          if (auto n = uint_in(opt, v, 0, 100000000)) o.rate_iops = *n;
        }},
       {"--poll-budget", [&](const std::string& opt, const std::string& v) {
-         if (v == "auto") o.poll_budget_us = model::kPollBudgetAuto;
-         else if (auto n = uint_in(opt, v, 0, model::kMaxPollBudgetUs)) o.poll_budget_us = *n;
+         if (v == "auto") {
+           o.poll_budget_us = model::kPollBudgetAuto;
+         } else if (const auto n = parse_uint(v); n && *n <= model::kMaxPollBudgetUs) {
+           o.poll_budget_us = *n;
+         } else {
+           errors.push_back(complain(opt, v, "must be auto or a whole number of microseconds from 0 to " +
+                                                 std::to_string(model::kMaxPollBudgetUs)));
+         }
        }},
       {"--seed", [&](const std::string& opt, const std::string& v) {
          if (auto n = uint_in(opt, v, 0, UINT64_MAX)) o.seed = *n;

@@ -103,8 +103,18 @@ void read_preconditioning(TableReader r, TestDefinition& d) {
 
 void read_engine(TableReader r, TestDefinition& d) {
   r.only_keys({"poll_budget_us"});
-  if (auto v = r.integer("poll_budget_us", 0, static_cast<int64_t>(model::kMaxPollBudgetUs)))
-    d.poll_budget_ns = static_cast<uint64_t>(*v) * 1000;
+  // "auto" (the engine's own choice per target, see model/access_spec.h) or microseconds.
+  const toml::node* node = r.node("poll_budget_us");
+  if (!node) return;
+  if (node->is_string() && node->value_or(std::string{}) == "auto") {
+    d.poll_budget_ns = model::kPollBudgetAuto;
+  } else if (const auto us = node->value<int64_t>(); node->is_integer() && us && *us >= 0 &&
+                                                      uint64_t(*us) <= model::kMaxPollBudgetUs) {
+    d.poll_budget_ns = static_cast<uint64_t>(*us) * 1000;
+  } else {
+    r.problems().add(r.line("poll_budget_us"), "[engine] poll_budget_us must be \"auto\" or a whole number of "
+                                               "microseconds from 0 to " + std::to_string(model::kMaxPollBudgetUs));
+  }
 }
 
 void read_matrix(TableReader r, TestDefinition& d) {

@@ -57,6 +57,8 @@ class TableReader {
   const toml::array* array(std::string_view key, bool required = false);
   const toml::table* table(std::string_view key, bool required = false);
 
+  /// The raw node of `key` (nullptr when missing), for a key that takes more than one type.
+  const toml::node* node(std::string_view key) const { return table_.get(key); }
   int line() const { return line_of(table_); }
   int line(std::string_view key) const;
   const std::string& where() const { return where_; }

@@ -120,6 +120,22 @@ TEST(Definitions, NegativeDurationIsRejected) {
   EXPECT_EQ(p[0], "x.toml:6: [steady_state] cell_seconds = -60 must be greater than 0 and at most 86400");
 }
 
+TEST(Definitions, PollBudgetIsAutoOrMicroseconds) {
+  auto parse = [](const std::string& value) { return config::parse_definition(std::string(kGood) + "\n[engine]\npoll_budget_us = " + value + "\n", "x.toml"); };
+  auto a = parse("\"auto\"");
+  ASSERT_TRUE(a.ok()) << a.error().message();
+  EXPECT_EQ(a.value().poll_budget_ns, model::kPollBudgetAuto);
+  auto us = parse("250");
+  ASSERT_TRUE(us.ok()) << us.error().message();
+  EXPECT_EQ(us.value().poll_budget_ns, 250'000u);
+  for (const char* bad : {"-1", "\"fast\"", "1.5", "100000000"}) {
+    auto p = problems(std::string(kGood) + "\n[engine]\npoll_budget_us = " + bad + "\n");
+    ASSERT_EQ(p.size(), 1u) << bad << ": " << testing::PrintToString(p);
+    EXPECT_TRUE(has(p, "[engine] poll_budget_us must be \"auto\" or a whole number of microseconds")) << p[0];
+    EXPECT_TRUE(p[0].rfind("x.toml:", 0) == 0) << p[0];
+  }
+}
+
 TEST(Definitions, EveryProblemIsReportedAtOnceInLineOrder) {
   std::string t = replace(kGood, "cell_seconds = 60", "cell_seconds = 0");
   t = replace(t, "\"0.5k\"", "\"0.3k\"");
