@@ -158,7 +158,13 @@ TEST_F(UringEngineTest, PerSecondSeriesCoversWholeSeconds) {
   ASSERT_EQ(r.ios_per_second.size(), 2u);
   const uint64_t sum = std::accumulate(r.ios_per_second.begin(), r.ios_per_second.end(), uint64_t{0});
   EXPECT_LE(sum, r.read_ios);
-  EXPECT_GT(static_cast<double>(sum), r.read_ios * 2.0 / 2.3);
+  // What the series leaves out is the last 0.2 s only: less than 0.6 of its busiest whole
+  // second (a lost whole second would be about 1.0 of it; a ratio of totals, 2/2.2 against a
+  // floor of 2/2.3, failed when a loaded machine slowed one second).
+  const uint64_t busiest = *std::max_element(r.ios_per_second.begin(), r.ios_per_second.end());
+  EXPECT_GT(busiest, 0u);
+  EXPECT_LT(static_cast<double>(r.read_ios - sum), 0.6 * static_cast<double>(busiest))
+      << "series " << r.ios_per_second[0] << ", " << r.ios_per_second[1] << "; total " << r.read_ios;
 }
 
 TEST_F(UringEngineTest, ProgressReportsAboutOncePerSecond) {
