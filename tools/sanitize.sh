@@ -24,9 +24,9 @@ for w in "${which[@]}"; do
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" >/dev/null
   cmake --build "$dir" -j"$(nproc)" --target "${targets[@]}"
   t1=$(date +%s)
-  # The engine's cell-gap test asserts a speed ratio (idle gap < 5 % of a 50 ms cell), which
-  # instrumented code cannot hold (ASan: 5.3 ms median gap vs 1.4 ms plain, fresh-check of
-  # 59ad5d2); it runs in the plain build (tools/test.sh's ctest), not here.
+  # The engine's cell-gap test asserts a speed ratio (idle gap < 2 % of a 50 ms cell), which
+  # instrumented code need not hold (ASan at 59ad5d2: 5.3 ms median gap vs 1.4 ms plain, then
+  # 5 % allowed); it runs in the plain build (tools/test.sh's ctest), not here.
   ctest --test-dir "$dir" -L "$label" -E '^UringEngineTest\.CellsRunBackToBackOnWarmRings$' \
     --output-on-failure -j"$(nproc)"
   echo "sanitize.sh: $w ($sanitize): build $((t1 - t0)) s, tests $(( $(date +%s) - t1 )) s"

@@ -4,11 +4,14 @@
 // their relative error is at most kRelativeError (1/256 ≈ 0.39 %); percentile 100 is the
 // exact maximum. Histograms of several workers, or of a Measurement Window's Rounds, merge by
 // adding counts. to_record()/from_record() convert to the sparse form stored in run.json
-// (model::LatencyHistogramRecord). May use: core, model.
+// (model::LatencyHistogramRecord). Everything but record() walks only the buckets between the
+// exact min and max (and any a stored record added), not all kBuckets: a cell's summary sits
+// in the idle gap between cells. May use: core, model.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "model/cell.h"
@@ -62,6 +65,8 @@ class LatencyHistogram {
   }
   static uint64_t bucket_low(size_t index);
   static uint64_t bucket_width(size_t index);
+  /// Midpoint of a bucket, clamped to this histogram's exact min and max.
+  uint64_t reported_ns(size_t index) const;
 
   /// The sparse stored form: the scheme (sub-bucket bits, max bit), exact count, sum,
   /// min and max, and only the non-empty buckets in ascending order.
@@ -72,7 +77,14 @@ class LatencyHistogram {
   bool merge_record(const model::LatencyHistogramRecord& record);
 
  private:
+  /// [first, last) bucket indexes that can hold a count: those of min_ns_ … max_ns_ (record()
+  /// keeps them exact) widened by what merge_record() added; empty when there are no samples.
+  std::pair<size_t, size_t> occupied() const;
+  /// percentile_ns() for `n` percentiles in ascending order, in one walk over the buckets.
+  void percentiles_ns(const double* pct, uint64_t* out, size_t n) const;
+
   std::vector<uint64_t> counts_;
+  size_t merged_first_ = kBuckets, merged_last_ = 0;  ///< merge_record()'s indexes, [first, last)
   uint64_t samples_ = 0;
   uint64_t sum_ns_ = 0;
   uint64_t min_ns_ = UINT64_MAX;

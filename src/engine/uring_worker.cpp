@@ -60,7 +60,7 @@ struct UringWorker::Ring {
   std::vector<SlotState> slots;
   std::vector<uint32_t> free_slots;
   std::vector<uint32_t> fresh;
-  WriteData write_data;  ///< the pool every write's data comes from
+  WriteData write_data;  ///< each write's data, from the process's shared pool
 
   void release_buffers() {
     if (buffers_registered) io_uring_unregister_buffers(&ring);
@@ -251,7 +251,7 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
     }
     r.buffers_registered = true;
   }
-  if (writable_) r.write_data.reset(plan.seed, plan.worker_index, plan.max_block_bytes);
+  if (writable_) r.write_data.reset();
   r.slots.assign(qd, SlotState{});
   r.free_slots.resize(qd);
   r.fresh.resize(qd);

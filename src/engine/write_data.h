@@ -1,12 +1,17 @@
 // engine/write_data.h — the data every write carries: unique per write and incompressible,
 // so a drive that compresses or deduplicates sees nothing to gain (PTS: "random data
-// pattern"). A worker keeps a pool of random bytes from the cell's seed; each write takes
+// pattern"). Every worker reads one shared pool of 4 MiB of random bytes; each write takes
 // the next window of the pool and XORs every 8-byte word with its own key (a fresh 64-bit
-// draw per write, stepped by an odd constant per word). No two writes share a word pattern
-// and every byte is as random as the pool. The loop is load/xor/add/store, so it vectorizes
-// and costs far less than drawing every word from the generator. May use: std, engine/rng.h.
+// draw per write from the cell's seeded generator, stepped by an odd constant per word). No
+// two writes share a word pattern, every byte is as random as the pool, and a cell's data is
+// a function of its recorded seed alone. The pool is filled once per process (a fixed
+// xoshiro stream): refilling it from each cell's seed cost ~1.3 ms per worker in the idle
+// gap between cells, while the per-write keys already make each cell's data its own. The
+// loop is load/xor/add/store, so it vectorizes and costs far less than drawing every word
+// from the generator. May use: std, engine/rng.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -17,42 +22,51 @@ namespace pts::engine {
 
 class WriteData {
  public:
-  static constexpr size_t kPoolBytes = 4u << 20;  ///< 4 MiB of random bytes per worker
+  static constexpr size_t kPoolBytes = 4u << 20;  ///< 4 MiB of random bytes, one pool per process
+  static constexpr size_t kPoolWords = kPoolBytes / sizeof(uint64_t);
 
   WriteData() = default;
-  /// Fills the pool from (seed, stream); `max_block_bytes` must fit one write (the pool is
-  /// padded so a window never wraps inside a write).
-  void reset(uint64_t seed, uint64_t stream, uint32_t max_block_bytes) {
-    const size_t words = (kPoolBytes + max_block_bytes) / sizeof(uint64_t);
-    if (pool_.size() != words || seed_ != seed || stream_ != stream) {
-      pool_.resize(words);
-      Rng fill(seed, 0x5eedull + stream);
-      for (auto& w : pool_) w = fill.next();
-      seed_ = seed;
-      stream_ = stream;
-    }
+  /// Starts a cell: the next write takes the pool from its start. The first call in the
+  /// process fills the shared pool (thread-safe; later calls only read it).
+  void reset() {
+    pool_ = pool().data();
     cursor_ = 0;
   }
 
   /// Writes `bytes` (a multiple of 8) of data for one write into `out`, keyed by `key` (draw
-  /// it fresh per write).
+  /// it fresh per write). A write longer than the rest of the pool wraps to its start (the
+  /// key keeps stepping, so no word repeats inside the write).
   void fill(uint8_t* out, uint32_t bytes, uint64_t key) {
-    const uint64_t* src = pool_.data() + cursor_;
-    const size_t words = bytes / sizeof(uint64_t);
+    size_t words = bytes / sizeof(uint64_t);
     uint64_t mask = key;
-    for (size_t i = 0; i < words; ++i) {
-      const uint64_t w = src[i] ^ mask;
-      std::memcpy(out + i * sizeof(uint64_t), &w, sizeof w);
-      mask += 0x9e3779b97f4a7c15ull;
+    while (words > 0) {
+      const size_t run = std::min(words, kPoolWords - cursor_);
+      const uint64_t* src = pool_ + cursor_;
+      for (size_t i = 0; i < run; ++i) {
+        const uint64_t w = src[i] ^ mask;
+        std::memcpy(out + i * sizeof(uint64_t), &w, sizeof w);
+        mask += 0x9e3779b97f4a7c15ull;
+      }
+      out += run * sizeof(uint64_t);
+      words -= run;
+      cursor_ += run;
+      if (cursor_ == kPoolWords) cursor_ = 0;
     }
-    cursor_ += words;
-    if (cursor_ * sizeof(uint64_t) >= kPoolBytes) cursor_ -= kPoolBytes / sizeof(uint64_t);
   }
 
  private:
-  std::vector<uint64_t> pool_;
+  static const std::vector<uint64_t>& pool() {
+    static const std::vector<uint64_t> words = [] {
+      std::vector<uint64_t> w(kPoolWords);
+      Rng fill(0x5eedda7aull, 0x5eedull);
+      for (auto& x : w) x = fill.next();
+      return w;
+    }();
+    return words;
+  }
+
+  const uint64_t* pool_ = nullptr;
   size_t cursor_ = 0;  ///< in words
-  uint64_t seed_ = 0, stream_ = ~0ull;
 };
 
 }  // namespace pts::engine

@@ -162,7 +162,7 @@ void run(LoopRun& r, Device& dev, double seconds) {
   r.slots.assign(qd, SlotState{});
   r.free_slots.assign(qd, 0);
   r.fresh.assign(qd, 0);
-  r.write_data.reset(r.plan.seed, 0, r.plan.max_block_bytes);
+  r.write_data.reset();
   const LoopMemory mem{r.reads.data(), r.writes.data(), r.slots.data(), r.free_slots.data(), r.fresh.data(),
                        &r.write_data};
   static const std::atomic<bool> never{false};

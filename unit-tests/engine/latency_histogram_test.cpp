@@ -103,3 +103,49 @@ TEST(LatencyHistogram, SummaryStatesItsError) {
   EXPECT_EQ(s.p99_999_ns, 1000u);
   EXPECT_EQ(LatencyHistogram().summary().samples, 0u);
 }
+
+// The walks cover only the buckets between min and max (and those a stored record added):
+// a histogram reused across cells must forget every count, and summary()'s one walk must
+// give what percentile_ns() gives for each percentile.
+TEST(LatencyHistogram, ReusedAfterClearEqualsFresh) {
+  std::mt19937_64 gen(11);
+  LatencyHistogram reused, wide;
+  for (int i = 0; i < 20000; ++i) wide.record(static_cast<uint64_t>(std::exp2(3.0 + static_cast<double>(gen() % 3300) / 100.0)));
+  // A stored record whose buckets lie outside its own min/max: accepted (its counts add up),
+  // and clear() must still find them.
+  pts::model::LatencyHistogramRecord odd;
+  odd.sub_bucket_bits = LatencyHistogram::kSubBits;
+  odd.max_bit = LatencyHistogram::kMaxBit;
+  odd.samples = 3;
+  odd.min_ns = odd.max_ns = 5000;
+  odd.buckets = {{3, 1}, {static_cast<uint32_t>(LatencyHistogram::kBuckets - 1), 2}};
+  ASSERT_TRUE(wide.merge_record(odd));
+  reused.merge(wide);
+  reused.clear();
+  LatencyHistogram fresh;
+  for (uint64_t edge : {uint64_t{1}, uint64_t{1} << 50}) {  // span every bucket: a stale count would show
+    reused.record(edge);
+    fresh.record(edge);
+  }
+  for (int i = 0; i < 5000; ++i) {
+    const uint64_t x = 40000 + gen() % 20000;
+    reused.record(x);
+    fresh.record(x);
+  }
+  const auto a = reused.to_record(), b = fresh.to_record();
+  ASSERT_EQ(a.buckets.size(), b.buckets.size());
+  for (size_t i = 0; i < a.buckets.size(); ++i) {
+    EXPECT_EQ(a.buckets[i].index, b.buckets[i].index);
+    EXPECT_EQ(a.buckets[i].count, b.buckets[i].count);
+  }
+  EXPECT_EQ(reused.summary().p99_999_ns, fresh.summary().p99_999_ns);
+  // After the odd record, the top bucket holds 2 of 20003 samples: p99.999 lands there.
+  const auto s = wide.summary();
+  EXPECT_EQ(s.p50_ns, wide.percentile_ns(50));
+  EXPECT_EQ(s.p99_ns, wide.percentile_ns(99));
+  EXPECT_EQ(s.p99_9_ns, wide.percentile_ns(99.9));
+  EXPECT_EQ(s.p99_99_ns, wide.percentile_ns(99.99));
+  EXPECT_EQ(s.p99_999_ns, wide.percentile_ns(99.999));
+  EXPECT_EQ(wide.to_record().buckets.back().index, LatencyHistogram::kBuckets - 1);
+  EXPECT_EQ(wide.to_record().buckets.front().index, 3u);
+}

@@ -147,8 +147,10 @@ TEST_F(UringEngineTest, CellsRunBackToBackOnWarmRings) {
   std::printf("idle gap between cells: median %.0f us, min %.0f us, max %.0f us\n", median_us, gaps_us.front(),
               gaps_us.back());
   RecordProperty("median_cell_gap_us", static_cast<int>(median_us));
-  // A ratio, not a time: the gap is a small share of even a 50 ms cell.
-  EXPECT_LT(median_us / (spec.seconds * 1e6), 0.05);
+  // A ratio, not a time: the gap is a small share of even a 50 ms cell. 2 %: 1 ms. Alternating
+  // builds at load 6.7-7.0, the median was 186-381 us here and 1266-1402 us (one 3988 us)
+  // before the write-data pool was filled once per process instead of once per cell.
+  EXPECT_LT(median_us / (spec.seconds * 1e6), 0.02);
   // Different seeds each cell: no repeating sequence per round.
   EXPECT_NE(cells[0].spec.seed, cells[1].spec.seed);
 }
