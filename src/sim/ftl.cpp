@@ -451,11 +451,15 @@ bool Ftl::load(ByteReader& in) {
   for (uint64_t* c : {&counters_.host_pages, &counters_.gc_pages, &counters_.pad_pages, &counters_.erases,
                       &counters_.forced_gc, &counters_.trimmed})
     *c = in.u64();
-  if (!rle_decode(in, l2p_.data(), l2p_.size())) return false;
+  // Into zeroed memory, skipping runs of zeroes: their pages stay unmapped until used.
+  l2p_.zero();
+  p2l_.zero();
+  valid_.zero();
+  if (!rle_decode(in, l2p_.data(), l2p_.size(), true)) return false;
   const size_t step = 1 << 20;
   for (size_t at = 0; at < p2l_.size(); at += step)
-    if (!rle_decode(in, p2l_.data() + at, std::min(step, p2l_.size() - at))) return false;
-  if (!rle_decode(in, reinterpret_cast<uint32_t*>(valid_.data()), valid_.size() * 2)) return false;
+    if (!rle_decode(in, p2l_.data() + at, std::min(step, p2l_.size() - at), true)) return false;
+  if (!rle_decode(in, reinterpret_cast<uint32_t*>(valid_.data()), valid_.size() * 2, true)) return false;
   return !in.failed();
 }
 
