@@ -117,7 +117,7 @@ void rle_encode(const uint32_t* w, size_t n, ByteWriter& out) {
   flush_literals(n);
 }
 
-bool rle_decode(ByteReader& in, uint32_t* w, size_t n) {
+bool rle_decode(ByteReader& in, uint32_t* w, size_t n, bool zeroed) {
   size_t i = 0;
   while (i < n) {
     const uint32_t tok = in.u32();
@@ -130,7 +130,8 @@ bool rle_decode(ByteReader& in, uint32_t* w, size_t n) {
     } else if (kind == kRepeat || kind == kStep) {
       const uint32_t v = in.u32();
       const uint32_t step = kind == kStep ? 1 : 0;
-      for (uint32_t k = 0; k < len; ++k) w[i + k] = v + k * step;
+      if (!(zeroed && v == 0 && step == 0))
+        for (uint32_t k = 0; k < len; ++k) w[i + k] = v + k * step;
     } else {
       return false;
     }

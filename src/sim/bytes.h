@@ -110,8 +110,10 @@ uint64_t checksum64(const void* data, size_t n, uint64_t seed = 0);
 
 /// Appends the run-length coded form of `words` (count values) to `out`.
 void rle_encode(const uint32_t* words, size_t count, ByteWriter& out);
-/// Decodes exactly `count` values into `words`; false when the input is malformed.
-bool rle_decode(ByteReader& in, uint32_t* words, size_t count);
+/// Decodes exactly `count` values into `words`; false when the input is malformed. With
+/// `zeroed` the words are all zero already (BigArray::zero()): runs of zeroes are skipped,
+/// so the pages they cover are never touched (a fresh drive's 4 GB of state stays unmapped).
+bool rle_decode(ByteReader& in, uint32_t* words, size_t count, bool zeroed = false);
 
 /// A zero-filled array of trivially copyable T in its own anonymous mapping (huge pages
 /// advised), so a 2 GB mapping table costs no copy and no page-by-page faulting overhead.

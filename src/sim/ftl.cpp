@@ -4,6 +4,17 @@
 // pool stays where it was. Forced GC (clean a whole victim at once) only runs when a
 // frontier would otherwise find no free superblock. A superblock whose pages are all valid
 // is never a victim (it frees nothing).
+//
+// Relocation in lpn order: the copies' mapping updates are the one random memory access of
+// GC (~7 per host write at 7 % spare, each into a multi-gigabyte table). So a victim's valid
+// pages move all at once when it is selected: their lpns are collected in physical order
+// (a sequential scan of the bitmap and reverse map), radix-sorted, and the mapping is
+// updated in that order, a sweep over the table, each copy appended to the GC frontier. The
+// flash work stays where it was in time: each host write's share of copies reports the
+// group reads (physical order), program units and, at the end, the erase that the copies
+// would have done then. What changes: a host write to a victim page while the victim is
+// being cleaned finds it already copied (the copy is wasted; before, the copy was saved),
+// and a read of it reads the copy.
 #include "sim/ftl.h"
 
 #include <algorithm>
@@ -12,7 +23,30 @@
 namespace pts::sim {
 
 namespace {
-constexpr uint64_t kGcAhead = 48;  ///< victim pages looked ahead of a GC copy (prefetch)
+
+constexpr size_t kSweepAhead = 32;  ///< mapping entries prefetched ahead in the sorted sweep
+
+/// LSD radix sort of `a` (values below 2^key_bits), `tmp` a buffer; both reused.
+void radix_sort(std::vector<uint32_t>& a, std::vector<uint32_t>& tmp, uint32_t key_bits) {
+  const uint32_t passes = std::max(1u, (key_bits + 10) / 11);
+  const uint32_t digit = (key_bits + passes - 1) / passes;
+  const uint32_t mask = (1u << digit) - 1;
+  tmp.resize(a.size());
+  std::vector<uint32_t> count(size_t{1} << digit);
+  for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit) {
+    std::fill(count.begin(), count.end(), 0u);
+    for (uint32_t v : a) ++count[(v >> shift) & mask];
+    uint32_t sum = 0;
+    for (uint32_t& c : count) {
+      const uint32_t n = c;
+      c = sum;
+      sum += n;
+    }
+    for (uint32_t v : a) tmp[count[(v >> shift) & mask]++] = v;
+    a.swap(tmp);
+  }
+}
+
 }  // namespace
 
 Ftl::Ftl(const Geometry& geo, GcPolicy policy, uint32_t gc_free, uint32_t idle_gc_free)
@@ -121,52 +155,74 @@ void Ftl::gc_pace() {
 }
 
 bool Ftl::relocate_one() {
-  const uint64_t base = uint64_t(victim_) * geo_.sb_pages, end = base + geo_.sb_pages;
-  uint64_t p = base + scan_;
-  while (p < end) {
-    const uint64_t w = valid_[p >> 6] >> (p & 63);
-    if (w) {
-      p += static_cast<uint64_t>(__builtin_ctzll(w));
-      break;
-    }
-    p = (p | 63) + 1;
-  }
-  if (p >= end || sbs_[victim_].valid == 0) {
+  if (copied_ >= to_copy_) {
     finish_victim();
     return false;
   }
-  scan_ = p - base + 1;
-  const uint64_t group = geo_.group_of(p);
-  if (group != last_group_) {  // one multi-plane read brings in every valid page of the group
-    last_group_ = group;
-    uint32_t n = 0;
-    const uint64_t g0 = group * geo_.group_pages, g1 = g0 + geo_.group_pages;
-    for (uint64_t q = g0; q < g1; ++q) n += valid(q) ? 1u : 0u;
-    if (sink_) sink_->gc_read(geo_.die_of(p), n);
+  const uint64_t k = copied_++;
+  if (next_read_ < reads_.size() && reads_[next_read_].at == k) {  // first copy of its group
+    if (sink_) sink_->gc_read(reads_[next_read_].die, reads_[next_read_].pages);
+    ++next_read_;
   }
-  // Look ahead: the mapping entries of the next copies are random accesses (the victim's
-  // reverse map and bitmap are read in order): prefetch each valid page's entry once,
-  // kGcAhead pages ahead of the copy.
-  const uint64_t ahead = std::min(end, p + kGcAhead);
-  for (uint64_t q = std::max(prefetched_, p + 1); q < ahead; ++q)
-    if (valid(q)) __builtin_prefetch(&l2p_[p2l_[q]], 1, 3);
-  prefetched_ = std::max(prefetched_, ahead);
-  const uint32_t lpn = p2l_[p];
-  clear_valid(p);
-  --sbs_[victim_].valid;
-  const uint64_t np = append(gc_, false);
-  const uint32_t flag = l2p_[lpn] & kStored;
-  l2p_[lpn] = pack(np) | flag;
-  p2l_[np] = lpn;
-  set_valid(np);
-  ++sbs_[gc_.sb].valid;
   ++counters_.gc_pages;
-  if (geo_.in_unit(gc_.offset) == 0 && sink_) sink_->gc_unit(geo_.die_of(np));
-  if (victim_ >= 0 && sbs_[victim_].valid == 0) {
+  if (next_unit_ < units_.size() && units_[next_unit_].at == k) {
+    if (sink_) sink_->gc_unit(units_[next_unit_].die);
+    ++next_unit_;
+  }
+  if (copied_ == to_copy_) {
     finish_victim();
     return false;
   }
   return true;
+}
+
+void Ftl::move_victim() {
+  const uint64_t base = uint64_t(victim_) * geo_.sb_pages, end = base + geo_.sb_pages;
+  reads_.clear();
+  units_.clear();
+  next_read_ = next_unit_ = copied_ = 0;
+  // The valid pages in physical order: their lpns, and one read per multi-plane group.
+  std::vector<uint32_t>& lpns = sort_a_;
+  lpns.clear();
+  uint64_t group = UINT64_MAX;
+  for (uint64_t p = base; p < end;) {
+    const uint64_t w = valid_[p >> 6] >> (p & 63);
+    if (!w) {
+      p = (p | 63) + 1;
+      continue;
+    }
+    p += static_cast<uint64_t>(__builtin_ctzll(w));
+    if (p >= end) break;
+    if (const uint64_t g = geo_.group_of(p); g != group) {
+      group = g;
+      reads_.push_back({static_cast<uint32_t>(lpns.size()), geo_.die_of(p), 0});
+    }
+    ++reads_.back().pages;
+    lpns.push_back(p2l_[p]);
+    ++p;
+  }
+  to_copy_ = lpns.size();
+  // Clear the victim's validity bits (whole words inside, bit by bit at the edges).
+  uint64_t p = base;
+  for (; p < end && (p & 63); ++p) clear_valid(p);
+  for (; p + 64 <= end; p += 64) valid_[p >> 6] = 0;
+  for (; p < end; ++p) clear_valid(p);
+  sbs_[victim_].valid = 0;
+  // Move them in lpn order: the mapping updates sweep the table (prefetched ahead).
+  uint32_t key_bits = 1;
+  while (key_bits < 32 && (uint64_t{1} << key_bits) < geo_.user_pages) ++key_bits;
+  radix_sort(lpns, sort_b_, key_bits);
+  const size_t n = lpns.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kSweepAhead < n) __builtin_prefetch(&l2p_[lpns[i + kSweepAhead]], 1, 3);
+    const uint32_t lpn = lpns[i];
+    const uint64_t np = append(gc_, false);
+    l2p_[lpn] = pack(np) | (l2p_[lpn] & kStored);
+    p2l_[np] = lpn;
+    set_valid(np);
+    ++sbs_[gc_.sb].valid;
+    if (geo_.in_unit(gc_.offset) == 0) units_.push_back({static_cast<uint32_t>(i), geo_.die_of(np), 0});
+  }
 }
 
 void Ftl::finish_victim() {
@@ -181,8 +237,9 @@ void Ftl::finish_victim() {
   s.dirty = false;
   free_.push_back(sb);
   victim_ = -1;
-  last_group_ = UINT64_MAX;
-  prefetched_ = 0;
+  reads_.clear();
+  units_.clear();
+  next_read_ = next_unit_ = copied_ = to_copy_ = 0;
   if (free_.size() <= gc_free_) select_victim();
 }
 
@@ -204,13 +261,11 @@ void Ftl::select_victim() {
     if (better) best = i;
   }
   victim_ = best;
-  scan_ = 0;
-  prefetched_ = 0;
   credit_ = 0;
-  last_group_ = UINT64_MAX;
   if (best < 0) return;
   num_ = sbs_[best].valid;
   den_ = geo_.sb_pages > num_ ? geo_.sb_pages - num_ : 1;
+  move_victim();
 }
 
 void Ftl::force_gc() {
@@ -227,7 +282,7 @@ void Ftl::force_gc() {
 bool Ftl::idle_gc_step() {
   if (free_.size() >= idle_gc_free_) return false;
   if (victim_ < 0) select_victim();
-  if (victim_ < 0 || sbs_[victim_].valid >= geo_.sb_pages) return false;
+  if (victim_ < 0) return false;
   for (uint32_t i = 0; i < geo_.unit_pages; ++i)
     if (!relocate_one()) break;
   return true;
@@ -258,10 +313,10 @@ void Ftl::reset(bool erase_now) {
   host_ = Frontier{};
   gc_ = Frontier{};
   victim_ = -1;
-  scan_ = 0;
-  prefetched_ = 0;
+  reads_.clear();
+  units_.clear();
+  next_read_ = next_unit_ = copied_ = to_copy_ = 0;
   credit_ = 0;
-  last_group_ = UINT64_MAX;
 }
 
 std::string Ftl::check_consistency() const {
@@ -307,8 +362,18 @@ void Ftl::save(ByteWriter& out) const {
     out.u64(f->offset);
   }
   out.u64(static_cast<uint64_t>(victim_));
-  out.u64(scan_);
-  out.u64(last_group_);
+  out.u64(copied_);
+  out.u64(to_copy_);
+  out.u64(next_read_);
+  out.u64(next_unit_);
+  for (const std::vector<GcStep>* v : {&reads_, &units_}) {
+    out.u64(v->size());
+    for (const GcStep& st : *v) {
+      out.u32(st.at);
+      out.u32(st.die);
+      out.u32(st.pages);
+    }
+  }
   out.u64(credit_);
   out.u64(num_);
   out.u64(den_);
@@ -359,8 +424,23 @@ bool Ftl::load(ByteReader& in) {
   }
   victim_ = static_cast<int64_t>(in.u64());
   if (victim_ >= int64_t(sbs_.size())) return false;
-  scan_ = in.u64();
-  last_group_ = in.u64();
+  copied_ = in.u64();
+  to_copy_ = in.u64();
+  next_read_ = in.u64();
+  next_unit_ = in.u64();
+  if (copied_ > to_copy_ || to_copy_ > geo_.sb_pages) return false;
+  for (std::vector<GcStep>* v : {&reads_, &units_}) {
+    const uint64_t n = in.u64();
+    if (n > geo_.sb_pages) return false;
+    v->resize(n);
+    for (GcStep& st : *v) {
+      st.at = in.u32();
+      st.die = in.u32();
+      st.pages = in.u32();
+      if (st.at >= to_copy_ || st.die >= geo_.dies) return false;
+    }
+  }
+  if (next_read_ > reads_.size() || next_unit_ > units_.size()) return false;
   credit_ = in.u64();
   num_ = in.u64();
   den_ = in.u64();
@@ -371,11 +451,15 @@ bool Ftl::load(ByteReader& in) {
   for (uint64_t* c : {&counters_.host_pages, &counters_.gc_pages, &counters_.pad_pages, &counters_.erases,
                       &counters_.forced_gc, &counters_.trimmed})
     *c = in.u64();
-  if (!rle_decode(in, l2p_.data(), l2p_.size())) return false;
+  // Into zeroed memory, skipping runs of zeroes: their pages stay unmapped until used.
+  l2p_.zero();
+  p2l_.zero();
+  valid_.zero();
+  if (!rle_decode(in, l2p_.data(), l2p_.size(), true)) return false;
   const size_t step = 1 << 20;
   for (size_t at = 0; at < p2l_.size(); at += step)
-    if (!rle_decode(in, p2l_.data() + at, std::min(step, p2l_.size() - at))) return false;
-  if (!rle_decode(in, reinterpret_cast<uint32_t*>(valid_.data()), valid_.size() * 2)) return false;
+    if (!rle_decode(in, p2l_.data() + at, std::min(step, p2l_.size() - at), true)) return false;
+  if (!rle_decode(in, reinterpret_cast<uint32_t*>(valid_.data()), valid_.size() * 2, true)) return false;
   return !in.failed();
 }
 

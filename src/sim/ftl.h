@@ -1,9 +1,12 @@
 // sim/ftl.h — the page-mapped flash translation layer: logical page -> physical page map,
 // reverse map, validity bitmap, superblocks (free / open / closed), a host write frontier
 // and a GC write frontier, and garbage collection (greedy or FIFO victims) paced against
-// host writes so the free pool holds steady. Write amplification is not computed here: it
-// emerges from which pages GC must copy. Knows nothing about time: every flash operation
-// it needs is reported to a FlashSink (the timing model). May use: sim geometry, bytes.
+// host writes so the free pool holds steady. A victim's valid pages move in lpn order when
+// it is selected (one sweep over the mapping table); the flash work of that move (reads in
+// physical order, programs, the erase) is then reported paced against host writes.
+// Write amplification is not computed here: it emerges from which pages GC must copy.
+// Knows nothing about time: every flash operation it needs is reported to a FlashSink
+// (the timing model). May use: sim geometry, bytes.
 #pragma once
 
 #include <cstdint>
@@ -135,9 +138,14 @@ class Ftl {
   void open(Frontier& f, bool host);
   void close(Frontier& f);
   void gc_pace();                            ///< copies owed for the host page just written
-  bool relocate_one();                       ///< false when the victim has nothing left
+  /// The flash work of the victim's next copy (its group read, its program unit); false
+  /// once the victim is done (then erased).
+  bool relocate_one();
   void finish_victim();
   void select_victim();
+  /// Moves every valid page of the new victim to the GC frontier in lpn order and records
+  /// the flash work that move owes, in the order the copies would have been made.
+  void move_victim();
   void force_gc();
 
   Geometry geo_;
@@ -151,9 +159,19 @@ class Ftl {
   std::deque<uint32_t> free_;   ///< free superblocks, reused first-freed first (even wear)
   Frontier host_, gc_;
   int64_t victim_ = -1;
-  uint64_t scan_ = 0;            ///< next page of the victim to look at
-  uint64_t prefetched_ = 0;      ///< victim pages whose mapping entries were prefetched
-  uint64_t last_group_ = UINT64_MAX;
+  /// Flash work the victim's move owes, each due at a copy index (the copies numbered in
+  /// the victim's physical order): a multi-plane group read of `pages` pages on `die`, and
+  /// a GC program unit on `die` (reported after that copy's read).
+  struct GcStep {
+    uint32_t at;
+    uint32_t die;
+    uint32_t pages;
+  };
+  std::vector<GcStep> reads_, units_;
+  uint64_t next_read_ = 0, next_unit_ = 0;  ///< first steps not reported yet
+  uint64_t copied_ = 0;          ///< copies of the victim whose flash work was reported
+  uint64_t to_copy_ = 0;         ///< the victim's valid pages at selection
+  std::vector<uint32_t> sort_a_, sort_b_;  ///< radix sort buffers (reused)
   uint64_t credit_ = 0, num_ = 0, den_ = 1;  ///< copies owed: num_/den_ per host page
   uint64_t close_seq_ = 0;
   uint64_t next_unit_seq_ = 0;

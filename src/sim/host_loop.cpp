@@ -1,8 +1,8 @@
 // sim/host_loop.cpp — see host_loop.h. Events are (relative time << 16 | slot) keys in a
-// min-queue, so ties resolve by slot number and the run is deterministic. Each worker keeps a
-// few I/Os drawn ahead (its draw sequence does not depend on timing), which lets the drive
-// prefetch their mapping entries when drawn and, half way to their turn, the validity word
-// of the page each maps to: the two random memory accesses of a host write.
+// min-queue, so ties resolve by slot number and the run is deterministic. Each worker keeps
+// its I/Os drawn up to three batches ahead (its draw sequence does not depend on timing), which
+// lets the drive prefetch their mapping entries when drawn and, a batch later, the validity
+// word of the page each maps to: the two random memory accesses of a host write.
 #include "sim/host_loop.h"
 
 #include <algorithm>
@@ -18,7 +18,14 @@ namespace pts::sim {
 namespace {
 
 constexpr uint64_t kNsPerSecond = 1'000'000'000ull;
-constexpr uint32_t kAhead = 8;  ///< I/Os drawn ahead per worker
+/// Each worker draws its I/Os in batches of kBatch, kept in a ring of three batches: when
+/// it starts on batch k it draws batch k + 2 and prefetches their mapping entries, and
+/// (those of batch k + 1 having arrived by then) the validity words of the pages they map to.
+/// The prefetches go out in tight bursts: a prefetch whose page translation misses the TLB
+/// holds retirement until its page walk is done, so spread one per I/O they were served one
+/// after another; a burst keeps many walks and misses in flight at once.
+constexpr uint32_t kBatch = 16;
+constexpr uint32_t kRing = 3 * kBatch;
 
 using Draw = engine::IoDraw;
 
@@ -31,7 +38,7 @@ struct Worker {
   bool paced = false;
   bool issuing = true;
   uint64_t issued_bytes = 0;
-  Draw ahead[kAhead];
+  Draw ring[kRing];
   uint32_t head = 0;
   engine::WorkerStats* stats = nullptr;
   uint64_t end_ns = 0;
@@ -43,20 +50,28 @@ struct Worker {
       paced = true;
     }
   }
-  Draw draw(const Drive& drive) {
-    const Draw d = plan->sequential ? engine::draw_io(*plan, rng, sequential) : engine::draw_io(*plan, rng, random);
-    drive.prefetch(d.offset);
-    return d;
+  void draw_batch(const Drive& drive, uint32_t at) {
+    Draw* b = ring + at;
+    for (uint32_t i = 0; i < kBatch; ++i)
+      b[i] = plan->sequential ? engine::draw_io(*plan, rng, sequential) : engine::draw_io(*plan, rng, random);
+    for (uint32_t i = 0; i < kBatch; ++i) drive.prefetch(b[i].offset);
+  }
+  void prefetch_old_batch(const Drive& drive, uint32_t at) {
+    for (uint32_t i = 0; i < kBatch; ++i) drive.prefetch_old(ring[at + i].offset);
   }
   void fill(const Drive& drive) {
-    for (auto& a : ahead) a = draw(drive);
+    draw_batch(drive, 0);
+    draw_batch(drive, kBatch);
+    prefetch_old_batch(drive, 0);
   }
   Draw next(const Drive& drive) {
-    const Draw d = ahead[head];
-    ahead[head] = draw(drive);
-    head = (head + 1) % kAhead;
-    // Half way to its turn, the I/O's mapping entry has arrived: prefetch what it points at.
-    drive.prefetch_old(ahead[(head + kAhead / 2) % kAhead].offset);
+    if (head % kBatch == 0) {
+      const uint32_t k = head / kBatch;
+      draw_batch(drive, (k + 2) % 3 * kBatch);
+      prefetch_old_batch(drive, (k + 1) % 3 * kBatch);
+    }
+    const Draw d = ring[head];
+    head = head + 1 == kRing ? 0 : head + 1;
     return d;
   }
 };

@@ -118,9 +118,9 @@ TEST(SimDeterminism, SameSeedSameResultsBitForBit) {
   EXPECT_EQ(a.state, b.state);
 }
 
-// Pinned from the model of state format 4 (simcal's GC/channel timing rules, 9a0f518), on that
-// branch alone before the speed work was merged: the merged tree gives the same figures, so the
-// speed work changes nothing. (Format 3's pins, from 2cb3fed: host 1708405, gc 4134988, pad
+// Pinned from the model of state format 5 (simgc: a victim's pages move in lpn order when it
+// is selected, the flash work stays paced). (Format 4's pins, from 9a0f518: host 1716812, gc
+// 4186780, pad 12900, erases 438; format 3's, from 2cb3fed: host 1708405, gc 4134988, pad
 // 8755, erases 434.) The state digest also covers Drive::save's layout: a state-format change
 // re-pins it.
 TEST(SimDeterminism, PinnedCountersAndDigests) {
@@ -129,13 +129,13 @@ TEST(SimDeterminism, PinnedCountersAndDigests) {
               (unsigned long long)o.results, (unsigned long long)o.state, (unsigned long long)o.ftl.host_pages,
               (unsigned long long)o.ftl.gc_pages, (unsigned long long)o.ftl.pad_pages,
               (unsigned long long)o.ftl.erases, (unsigned long long)o.ftl.forced_gc);
-  EXPECT_EQ(o.ftl.host_pages, 1716812u);
-  EXPECT_EQ(o.ftl.gc_pages, 4186780u);
-  EXPECT_EQ(o.ftl.pad_pages, 12900u);
-  EXPECT_EQ(o.ftl.erases, 438u);
+  EXPECT_EQ(o.ftl.host_pages, 1716390u);
+  EXPECT_EQ(o.ftl.gc_pages, 4148694u);
+  EXPECT_EQ(o.ftl.pad_pages, 13682u);
+  EXPECT_EQ(o.ftl.erases, 434u);
   EXPECT_EQ(o.ftl.forced_gc, 0u);
-  EXPECT_EQ(o.results, 0xa6700e5c160632e6ull);
-  EXPECT_EQ(o.state, 0x1c0fccd924a06a4full);
+  EXPECT_EQ(o.results, 0x598c171722b825bull);
+  EXPECT_EQ(o.state, 0xc1aa4927b2312f1cull);
 }
 
 }  // namespace

@@ -78,10 +78,10 @@ TEST(SimFtl, MapsTrimsAndKeepsItsInvariantsUnderGc) {
   EXPECT_GE(ftl.free_superblocks(), 2u);
   EXPECT_LE(ftl.free_superblocks(), p.gc_free + 1);
   EXPECT_EQ(sink.host_units, c.host_pages / g.unit_pages);
-  // Every copy was read once (a group's pages are counted when it is read; a few of them are
-  // overwritten by the host before GC gets to them).
+  // Every copy was read once (a group's pages are counted when its first copy is reported; a
+  // victim being cleaned may have the rest of that group still to come).
   EXPECT_GE(sink.gc_read_pages, c.gc_pages);
-  EXPECT_LT(sink.gc_read_pages, c.gc_pages + c.gc_pages / 1000);
+  EXPECT_LT(sink.gc_read_pages, c.gc_pages + g.group_pages);
   EXPECT_EQ(sink.erases, c.erases);
   ftl.reset(false);
   EXPECT_EQ(ftl.mapped_pages(), 0u);
@@ -125,6 +125,30 @@ TEST(SimFtl, SnapshotRoundTripsExactly) {
   ByteReader shorter(w.bytes().data(), w.size() / 2);
   Drive c(p, 11);
   EXPECT_FALSE(c.load(shorter));
+}
+
+// At steady state a victim is almost always being cleaned (its pages moved, part of its flash
+// work still owed): a snapshot taken then, loaded and run on, gives what the drive that was
+// never saved gives.
+TEST(SimFtl, SnapshotWhileAVictimIsCleanedContinuesIdentically) {
+  auto p = simtest::tiny();
+  Drive a(p, 12);
+  run(a, spec(0, 4096, 2, 8, 0, 7, 3 * p.capacity_bytes + 12345 * 4096));
+  ByteWriter w;
+  a.save(w);
+  Drive b(p, 12);
+  ByteReader r(w.bytes().data(), w.size());
+  ASSERT_TRUE(b.load(r));
+  const uint64_t copied = a.counters().ftl.gc_pages;
+  const auto more = spec(0, 4096, 2, 8, 0, 8, p.capacity_bytes / 3);
+  run(a, more);
+  run(b, more);
+  EXPECT_GT(b.counters().ftl.gc_pages, copied);  // GC ran on after the snapshot
+  ByteWriter wa, wb;
+  a.save(wa);
+  b.save(wb);
+  EXPECT_EQ(wa.bytes(), wb.bytes());
+  EXPECT_EQ(b.ftl().check_consistency(), "");
 }
 
 struct WaCase {
