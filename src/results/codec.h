@@ -1,6 +1,7 @@
 // results/codec.h — RunRecord and every model record <-> JSON (nlohmann). Field names in
 // JSON are the C++ member names (documented in docs/run-record.md); missing keys take the
 // member's default, so older records load into newer code. Enums are lower-case strings.
+// Definitions: codec.cpp, codec_record.cpp (via codec_define.h).
 // May use: core, model, nlohmann_json.
 #pragma once
 
@@ -70,6 +71,13 @@ struct adl_serializer<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same
 };
 }  // namespace nlohmann
 
+// Each record's to_json/from_json is declared here and defined once, in codec.cpp (device,
+// cell and purge records) and codec_record.cpp (plans, rounds, the run record): defining them
+// inline here made every includer instantiate the whole codec (28 s to compile a 46-line file).
+#define PTS_JSON_DECLARE(Type)                       \
+  void to_json(nlohmann::json& j, const Type& value); \
+  void from_json(const nlohmann::json& j, Type& value);
+
 namespace pts::model {
 
 NLOHMANN_JSON_SERIALIZE_ENUM(AccessPattern, {{AccessPattern::Random, "random"},
@@ -97,136 +105,51 @@ NLOHMANN_JSON_SERIALIZE_ENUM(RunState, {{RunState::Running, "running"},
                                         {RunState::Interrupted, "interrupted"},
                                         {RunState::Failed, "failed"}})
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BlockSizeShare, bytes, percent)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessZone, io_pct, range_pct)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ArSegmentation, count, segment_bytes, align_bytes, seed)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AccessSpec, pattern, read_pct, block_bytes, bs_split,
-                                                threads, queue_depth, seconds, bytes_limit,
-                                                active_range_pct, zones, ar_segments, stream_start_bytes,
-                                                rate_iops, poll_budget_ns, seed)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
-                                                p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
-                                                percentile_rel_error)
+PTS_JSON_DECLARE(BlockSizeShare)
+PTS_JSON_DECLARE(AccessZone)
+PTS_JSON_DECLARE(ArSegmentation)
+PTS_JSON_DECLARE(AccessSpec)
+PTS_JSON_DECLARE(LatencySummary)
 // A histogram bucket is stored as a pair [index, count] to keep the record compact.
-inline void to_json(nlohmann::json& j, const HistogramBucket& b) { j = nlohmann::json::array({b.index, b.count}); }
-inline void from_json(const nlohmann::json& j, HistogramBucket& b) {
-  b.index = j.at(0).get<uint32_t>();
-  b.count = j.at(1).get<uint64_t>();
-}
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LatencyHistogramRecord, sub_bucket_bits, max_bit, samples,
-                                                sum_ns, min_ns, max_ns, buckets)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimulatedCell, virtual_time, sim_cpu_seconds, sim_wall_seconds,
-                                                host_pages_written, nand_pages_written, gc_pages_copied, erases,
-                                                write_amplification, free_superblocks)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelCounters, device, read_ios, write_ios, read_merges,
-                                                write_merges, read_bytes, write_bytes, host_ios, ticks_ms,
-                                                weighted_ms, busy_ms, wall_ns, avg_in_flight,
-                                                mean_device_time_ns, utilization, in_flight_limit, saturated)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CompletionStats, wait_min, reaps, completions_per_reap,
-                                                poll_busy_ns, poll_expired)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellResult, cell_id, spec, started_wall_ns, seconds,
-                                                read_ios, write_ios, read_bytes, write_bytes, read_iops,
-                                                write_iops, iops, mbps, read_mbps, write_mbps, latency,
-                                                read_latency, write_latency, read_histogram,
-                                                write_histogram, cpu_usr_pct, cpu_sys_pct,
-                                                littles_law_oio, completion_poll_ns, completion,
-                                                latency_from, submission_latency, kernel, fidelity_flags,
-                                                fidelity_not_judged,
-                                                ios_per_second, stream_end_bytes, io_errors, error,
-                                                simulated)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceCapabilities, format_nvm, namespace_management,
-                                                crypto_erase_in_format, format_applies_to_all_namespaces,
-                                                sanitize_crypto_erase, sanitize_block_erase,
-                                                sanitize_overwrite, volatile_write_cache_present,
-                                                deallocated_reads_zeroes, discard)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HealthSummary, temperature_c, percentage_used,
-                                                media_errors, data_units_written, data_units_read,
-                                                power_on_hours, critical_warning)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PcieLink, source, current_gt_s, current_width, max_gt_s,
-                                                max_width)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceIdentity, kind, path, manufacturer, model, serial,
-                                                firmware, interface, nvme_version, namespace_id,
-                                                capacity_bytes, lba_size, lba_metadata_bytes,
-                                                lba_format_index, physical_block_bytes, capabilities,
-                                                health, pcie_link, wwid, nguid, eui64, serial_made_up,
-                                                subsystem_namespaces, subsystem_controllers)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Consent, method, value, exclusivity)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriteCacheSetting, current, saved, saveable)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeVerification, method, performed, passed, sampled_blocks,
-                                                blocks_still_holding_pattern, expectation, detail)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PurgeRecord, method, chosen_automatically, reason, opcode,
-                                                nsid, cdw, success, status_sct, status_sc, sys_errno,
-                                                status_text, started_wall_ns, duration_ns, progress_polls,
-                                                verification, is_snia_purge, accepted_by_operator)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrackingVariable, cell_id, metric, label)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellPlan, id, label, spec, applicable,
-                                                not_applicable_reason)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestPlan, id, title, purge, wipc_enabled, wipc, cells,
-                                                tracking, role, role_index)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WsatPlan, workload, workload_title, max_seconds,
-                                                spec_max_seconds, capacity_multiple, stop_bytes,
-                                                stop_at_steady, fob_samples, cliff_fraction,
-                                                plateau_samples)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HirPlan, access_a_seconds, spec_access_a_seconds,
-                                                repetitions, access_c_seconds, spec_access_c_seconds,
-                                                wait_seconds, spec_wait_seconds, baseline)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XsrGroup, cell_id, seconds, spec_seconds)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XsrPlan, groups, recovery_reference, recovery_tolerance)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DirthPlan, thread_counts, queue_depths, sweep_order,
-                                                art_ceiling_ns, round_prewrite_seconds,
-                                                spec_round_prewrite_seconds, histogram_prewrite_seconds,
-                                                spec_histogram_prewrite_seconds, histogram_seconds,
-                                                spec_histogram_seconds, mid_rule)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, key, label, value, unit, detail)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IdleRecord, requested_ns, measured_ns, started_wall_ns,
-                                                ended_wall_ns, completed, engine_ios_before,
-                                                engine_ios_after, kernel_ios_before, kernel_ios_after,
-                                                kernel_in_flight_before)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestPlan, test_id, title, pts_edition, device_class,
-                                                template_name, definition_file, write_cache_enabled,
-                                                active_range_pct, ar_segments, ar_amount_bytes,
-                                                ar_segment_starts_bytes, threads, queue_depth, wipc_threads,
-                                                wipc_queue_depth, poll_budget_ns, cell_seconds,
-                                                spec_cell_seconds, window_rounds, max_rounds,
-                                                continue_past_max, wipc_capacity_multiple,
-                                                data_excursion_limit, slope_excursion_limit,
-                                                purge_method, purge_auto, accept_purge_failure, data_pattern,
-                                                subtests, procedure, time_scale, interpretations, wsat,
-                                                hir, xsr, dirth)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WindowAssessment, first_round, last_round, values,
-                                                average, slope, intercept, data_excursion,
-                                                slope_excursion, allowed_data_excursion,
-                                                allowed_slope_excursion, data_ok, slope_ok, steady)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrackingVerdict, variable, window)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SteadyStateVerdict, round, steady, variables)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PreconditionRecord, kind, target_bytes, bytes_written,
-                                                completed, result)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RoundRecord, round, started_wall_ns, ended_wall_ns, cells,
-                                                max_cell_gap_ns, mean_cell_gap_ns, cell_gaps_ns, verdict,
-                                                idle_after)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CellWindowResult, cell_id, rounds, iops, read_iops,
-                                                write_iops, mbps, read_mbps, write_mbps,
-                                                mean_latency_ns, max_latency_ns, p99_999_latency_ns,
-                                                latency, read_latency, write_latency, percentiles_pooled,
-                                                cpu_pct)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FailedCell, round, cell)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SubTestRecord, id, purge, failed_purges, failed_cells, wipc,
-                                                rounds, complete,
-                                                steady_state_reached, window_first_round,
-                                                window_last_round, final_verdict, window_results,
-                                                findings)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Deviation, code, text)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OperatorField, key, value)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Transition, state, subtest, round, wall_ns, detail)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
-                                                os, kernel)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SimulatedDriveInfo, target, profile, parameters, state_file,
-                                                state_format, note)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunRecord, schema_version, tool_version, git_revision,
-                                                run_id, command_line, host, started_wall_ns,
-                                                ended_wall_ns, state, failure, device, consent, write_cache,
-                                                write_cache_original, plan, subtests, deviations, transitions, operator_fields,
-                                                virtual_time, simulated_drive)
+PTS_JSON_DECLARE(HistogramBucket)
+PTS_JSON_DECLARE(LatencyHistogramRecord)
+PTS_JSON_DECLARE(SimulatedCell)
+PTS_JSON_DECLARE(KernelCounters)
+PTS_JSON_DECLARE(CompletionStats)
+PTS_JSON_DECLARE(CellResult)
+PTS_JSON_DECLARE(DeviceCapabilities)
+PTS_JSON_DECLARE(HealthSummary)
+PTS_JSON_DECLARE(PcieLink)
+PTS_JSON_DECLARE(DeviceIdentity)
+PTS_JSON_DECLARE(Consent)
+PTS_JSON_DECLARE(WriteCacheSetting)
+PTS_JSON_DECLARE(PurgeVerification)
+PTS_JSON_DECLARE(PurgeRecord)
+PTS_JSON_DECLARE(TrackingVariable)
+PTS_JSON_DECLARE(CellPlan)
+PTS_JSON_DECLARE(SubTestPlan)
+PTS_JSON_DECLARE(WsatPlan)
+PTS_JSON_DECLARE(HirPlan)
+PTS_JSON_DECLARE(XsrGroup)
+PTS_JSON_DECLARE(XsrPlan)
+PTS_JSON_DECLARE(DirthPlan)
+PTS_JSON_DECLARE(Finding)
+PTS_JSON_DECLARE(IdleRecord)
+PTS_JSON_DECLARE(TestPlan)
+PTS_JSON_DECLARE(WindowAssessment)
+PTS_JSON_DECLARE(TrackingVerdict)
+PTS_JSON_DECLARE(SteadyStateVerdict)
+PTS_JSON_DECLARE(PreconditionRecord)
+PTS_JSON_DECLARE(RoundRecord)
+PTS_JSON_DECLARE(CellWindowResult)
+PTS_JSON_DECLARE(FailedCell)
+PTS_JSON_DECLARE(SubTestRecord)
+PTS_JSON_DECLARE(Deviation)
+PTS_JSON_DECLARE(OperatorField)
+PTS_JSON_DECLARE(Transition)
+PTS_JSON_DECLARE(HostInfo)
+PTS_JSON_DECLARE(SimulatedDriveInfo)
+PTS_JSON_DECLARE(RunRecord)
 
 }  // namespace pts::model
 

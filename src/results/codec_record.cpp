@@ -1,0 +1,78 @@
+// results/codec_record.cpp — see codec.h: the plans', rounds', verdicts' and run record's JSON.
+#include "results/codec.h"
+
+#include "results/codec_define.h"
+
+namespace pts::model {
+
+PTS_JSON_DEFINE(TrackingVariable, cell_id, metric, label)
+PTS_JSON_DEFINE(CellPlan, id, label, spec, applicable,
+                not_applicable_reason)
+PTS_JSON_DEFINE(SubTestPlan, id, title, purge, wipc_enabled, wipc, cells,
+                tracking, role, role_index)
+PTS_JSON_DEFINE(WsatPlan, workload, workload_title, max_seconds,
+                spec_max_seconds, capacity_multiple, stop_bytes,
+                stop_at_steady, fob_samples, cliff_fraction,
+                plateau_samples)
+PTS_JSON_DEFINE(HirPlan, access_a_seconds, spec_access_a_seconds,
+                repetitions, access_c_seconds, spec_access_c_seconds,
+                wait_seconds, spec_wait_seconds, baseline)
+PTS_JSON_DEFINE(XsrGroup, cell_id, seconds, spec_seconds)
+PTS_JSON_DEFINE(XsrPlan, groups, recovery_reference, recovery_tolerance)
+PTS_JSON_DEFINE(DirthPlan, thread_counts, queue_depths, sweep_order,
+                art_ceiling_ns, round_prewrite_seconds,
+                spec_round_prewrite_seconds, histogram_prewrite_seconds,
+                spec_histogram_prewrite_seconds, histogram_seconds,
+                spec_histogram_seconds, mid_rule)
+PTS_JSON_DEFINE(Finding, key, label, value, unit, detail)
+PTS_JSON_DEFINE(IdleRecord, requested_ns, measured_ns, started_wall_ns,
+                ended_wall_ns, completed, engine_ios_before,
+                engine_ios_after, kernel_ios_before, kernel_ios_after,
+                kernel_in_flight_before)
+PTS_JSON_DEFINE(TestPlan, test_id, title, pts_edition, device_class,
+                template_name, definition_file, write_cache_enabled,
+                active_range_pct, ar_segments, ar_amount_bytes,
+                ar_segment_starts_bytes, threads, queue_depth, wipc_threads,
+                wipc_queue_depth, poll_budget_ns, cell_seconds,
+                spec_cell_seconds, window_rounds, max_rounds,
+                continue_past_max, wipc_capacity_multiple,
+                data_excursion_limit, slope_excursion_limit,
+                purge_method, purge_auto, accept_purge_failure, data_pattern,
+                subtests, procedure, time_scale, interpretations, wsat,
+                hir, xsr, dirth)
+PTS_JSON_DEFINE(WindowAssessment, first_round, last_round, values,
+                average, slope, intercept, data_excursion,
+                slope_excursion, allowed_data_excursion,
+                allowed_slope_excursion, data_ok, slope_ok, steady)
+PTS_JSON_DEFINE(TrackingVerdict, variable, window)
+PTS_JSON_DEFINE(SteadyStateVerdict, round, steady, variables)
+PTS_JSON_DEFINE(PreconditionRecord, kind, target_bytes, bytes_written,
+                completed, result)
+PTS_JSON_DEFINE(RoundRecord, round, started_wall_ns, ended_wall_ns, cells,
+                max_cell_gap_ns, mean_cell_gap_ns, cell_gaps_ns, verdict,
+                idle_after)
+PTS_JSON_DEFINE(CellWindowResult, cell_id, rounds, iops, read_iops,
+                write_iops, mbps, read_mbps, write_mbps,
+                mean_latency_ns, max_latency_ns, p99_999_latency_ns,
+                latency, read_latency, write_latency, percentiles_pooled,
+                cpu_pct)
+PTS_JSON_DEFINE(FailedCell, round, cell)
+PTS_JSON_DEFINE(SubTestRecord, id, purge, failed_purges, failed_cells, wipc,
+                rounds, complete,
+                steady_state_reached, window_first_round,
+                window_last_round, final_verdict, window_results,
+                findings)
+PTS_JSON_DEFINE(Deviation, code, text)
+PTS_JSON_DEFINE(OperatorField, key, value)
+PTS_JSON_DEFINE(Transition, state, subtest, round, wall_ns, detail)
+PTS_JSON_DEFINE(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
+                os, kernel)
+PTS_JSON_DEFINE(SimulatedDriveInfo, target, profile, parameters, state_file,
+                state_format, note)
+PTS_JSON_DEFINE(RunRecord, schema_version, tool_version, git_revision,
+                run_id, command_line, host, started_wall_ns,
+                ended_wall_ns, state, failure, device, consent, write_cache,
+                write_cache_original, plan, subtests, deviations, transitions, operator_fields,
+                virtual_time, simulated_drive)
+
+}  // namespace pts::model
