@@ -28,6 +28,11 @@ function(pts_unit_test name)
   target_link_libraries(test_${name} PRIVATE ${ARGN} GTest::gtest GTest::gtest_main)
   target_compile_definitions(test_${name} PRIVATE
     PTS_SOURCE_DIR="${PROJECT_SOURCE_DIR}" PTS_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  # The test code itself is compiled without optimisation (PTS_TEST_CODE_FLAGS, after the build
+  # type's flags, so it wins); the code under test, in the pts_* libraries, keeps the build
+  # type's. GoogleTest-heavy files compile in about half the time at -O0 (resume_test.cpp:
+  # 16.7 -> 9.4 s; 30.0 -> 15.5 s under ASan+UBSan), and that is most of the sanitizer builds.
+  target_compile_options(test_${name} PRIVATE ${PTS_TEST_CODE_FLAGS})
   # Label "unit_NAME" on every GoogleTest case (one label: gtest_discover_tests flattens a
   # list); the sanitizer builds run `ctest -L '^unit_'` / `-L '^unit_engine$'`. The target
   # `unit-tests` builds every test binary.
