@@ -2,9 +2,10 @@
 # e2e_spec_vs_fio: `ptsuite spec` agrees with fio on the same file with the same parameters.
 # For each case, ptsuite and fio (ioengine=io_uring, direct=1, fixedbufs, registerfiles —
 # the same mechanisms ptsuite uses) run as adjacent pairs, 5 times; the median of the pair
-# ratios must be within 15 % (pairs cancel the load of a shared machine; a case that disagrees gets
-# one more attempt, see attempt), and ptsuite's QD 1
-# mean latency must agree with fio's within SPEC_VS_FIO_LAT_TOL (see lat_case). Usage: spec_vs_fio.sh PTSUITE. Exit 77 when fio or O_DIRECT is unavailable.
+# ratios must be within 15 % (pairs cancel the load of a shared machine), and ptsuite's QD 1
+# mean latency must agree with fio's within SPEC_VS_FIO_LAT_TOL (see lat_case); a case that
+# disagrees gets one more attempt (see attempt). Usage: spec_vs_fio.sh PTSUITE. Exit 77 when
+# fio or O_DIRECT is unavailable.
 set -euo pipefail
 PTSUITE=${1:?usage: spec_vs_fio.sh PTSUITE}
 command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 77; }
