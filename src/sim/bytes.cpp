@@ -65,12 +65,6 @@ uint64_t Checksum::final() const {
   return acc ^ (blocks_ * kBlock + pending_.size());
 }
 
-uint64_t checksum_blocks(const void* data, size_t n) {
-  Checksum c;
-  c.update(data, n);
-  return c.final();
-}
-
 namespace {
 
 // Token: u32 = (kind << 30) | length; kind 0 = literal values follow, 1 = one value repeated,
@@ -152,6 +146,21 @@ void big_zero(void* p, size_t bytes) {
   if (!p) return;
   if (madvise(p, bytes, MADV_DONTNEED) != 0) std::memset(p, 0, bytes);
   madvise(p, bytes, MADV_HUGEPAGE);
+}
+
+void release_mapped(const void* p, size_t n) {
+  const size_t page = 4096;
+  const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
+  const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + n) & ~(page - 1);
+  if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+}
+
+void ByteReader::release_read() {
+  release_mapped(p_ + released_, at_ - released_);
+  // Next time from the start of the page the read position is in (its start was kept).
+  const uintptr_t base = reinterpret_cast<uintptr_t>(p_);
+  const uintptr_t page_start = (base + at_) & ~uintptr_t{4095};
+  released_ = std::max(released_, page_start > base ? static_cast<size_t>(page_start - base) : size_t{0});
 }
 
 void big_free(void* p, size_t bytes) {

@@ -5,6 +5,7 @@
 // May use: std, POSIX mmap.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -13,7 +14,7 @@
 
 namespace pts::sim {
 
-/// Streaming checksum: the same value as checksum_blocks() over the concatenated bytes.
+/// Streaming checksum over 1 MiB blocks: the same value however the bytes are split.
 class Checksum {
  public:
   void update(const void* data, size_t n);
@@ -25,13 +26,13 @@ class Checksum {
   uint64_t blocks_ = 0;
 };
 
-/// Checksum of `n` bytes as 1 MiB blocks (what Checksum computes incrementally).
-uint64_t checksum_blocks(const void* data, size_t n);
 
 /// Little-endian encoder into a buffer; with a sink, the buffer is handed to the sink (and
-/// cleared) whenever it passes 8 MiB, so a multi-gigabyte snapshot streams to its file.
+/// cleared) whenever it passes 8 MiB, and a piece of 8 MiB or more goes to the sink without
+/// being buffered, so a multi-gigabyte snapshot streams to its file in bounded memory.
 class ByteWriter {
  public:
+  static constexpr size_t kFlushBytes = size_t{8} << 20;
   using Sink = bool (*)(void* ctx, const uint8_t* data, size_t n);
   void set_sink(Sink sink, void* ctx) { sink_ = sink; ctx_ = ctx; }
   /// Hands the buffered bytes to the sink; false when the sink failed (then or earlier).
@@ -52,8 +53,13 @@ class ByteWriter {
   }
   void raw(const void* p, size_t n) {
     const auto* b = static_cast<const uint8_t*>(p);
+    if (sink_ && n >= kFlushBytes) {  // a large piece (a table's literal run) goes to the sink
+      flush();                        // as it is: copying it first cost a second table
+      if (!sink_failed_ && !sink_(ctx_, b, n)) sink_failed_ = true;
+      return;
+    }
     buf_.insert(buf_.end(), b, b + n);
-    if (sink_ && buf_.size() >= (8u << 20)) flush();
+    if (sink_ && buf_.size() >= kFlushBytes) flush();
   }
   std::vector<uint8_t>& bytes() { return buf_; }
   size_t size() const { return buf_.size(); }
@@ -86,24 +92,48 @@ class ByteReader {
       std::memset(out, 0, n);
       return;
     }
-    std::memcpy(out, p_ + at_, n);
-    at_ += n;
+    if (!release_) {
+      std::memcpy(out, p_ + at_, n);
+      at_ += n;
+      return;
+    }
+    for (size_t done = 0; done < n;) {  // in pieces, each one's pages dropped once read
+      const size_t k = std::min(n - done, kReleaseBytes);
+      std::memcpy(static_cast<uint8_t*>(out) + done, p_ + at_, k);
+      at_ += k;
+      done += k;
+      if (at_ - released_ >= kReleaseBytes) release_read();
+    }
   }
+  /// For a reader over a read-only file mapping: every 8 MiB read, the whole pages behind
+  /// the read position leave this process's memory (they stay in the page cache and fault
+  /// back in if read again), so decoding a multi-gigabyte snapshot costs its tables, not
+  /// the file as well.
+  void release_behind() { release_ = true; }
   const uint8_t* here() const { return p_ + at_; }
   size_t left() const { return n_ - at_; }
   void skip(size_t n) {
     if (n > n_ - at_) failed_ = true;
     else at_ += n;
+    if (release_ && at_ - released_ >= kReleaseBytes) release_read();
   }
   bool failed() const { return failed_; }
   bool done() const { return at_ == n_; }
 
  private:
+  static constexpr size_t kReleaseBytes = size_t{8} << 20;
+  void release_read();  ///< drops the whole pages in [released_, at_)
   const uint8_t* p_;
   size_t n_;
   size_t at_ = 0;
+  size_t released_ = 0;
+  bool release_ = false;
   bool failed_ = false;
 };
+
+/// Drops the whole pages inside [p, p + n) of a read-only file mapping from this process's
+/// memory (madvise MADV_DONTNEED: they stay in the page cache).
+void release_mapped(const void* p, size_t n);
 
 /// A 64-bit checksum of `n` bytes (multiply-rotate over 8-byte words; not cryptographic).
 uint64_t checksum64(const void* data, size_t n, uint64_t seed = 0);

@@ -171,6 +171,7 @@ core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& 
     s->header_ = img->header;
     s->drive_ = std::make_unique<Drive>(target.params, s->header_.salt);
     ByteReader r(img->snapshot, img->snapshot_bytes);
+    r.release_behind();  // the file's pages leave memory as the tables fill
     if (!s->drive_->load(r) || !r.done())
       return core::bad_input("state file " + path + ": corrupted (the snapshot does not decode)");
     s->stats_.load_seconds = seconds_since(t0);

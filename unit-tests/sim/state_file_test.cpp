@@ -3,6 +3,13 @@
 // a torn last record is dropped, and every bad state file is refused untouched (exit 2).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -232,6 +239,74 @@ TEST(SimStateFile, SnapshotsBoundTheReplayAndPurgesDropTheLog) {
   ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 1)).ok());  // commits the format: snapshot of a FOB drive
   EXPECT_EQ(dev->session->stats().snapshots, 1u);
   EXPECT_LT(read_all(t.state_path).size(), 200000u);  // an empty drive's state compresses to almost nothing
+}
+
+/// Resident kilobytes of the mapping that starts at `addr` (/proc/self/smaps), or -1.
+long mapping_rss_kib(const void* addr) {
+  std::ifstream in("/proc/self/smaps");
+  char want[32];
+  std::snprintf(want, sizeof want, "%lx-", reinterpret_cast<unsigned long>(addr));
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.find('-') != std::string::npos && line.find(' ') > line.find('-') && std::isxdigit(line[0]))
+      inside = line.rfind(want, 0) == 0;
+    else if (inside && line.rfind("Rss:", 0) == 0)
+      return std::stol(line.substr(4));
+  }
+  return -1;
+}
+
+TEST(SimStateFile, BigPiecesStreamUnbufferedAndReadPagesLeaveMemory) {
+  // Writing: a piece of 8 MiB or more (a full table's literal run) goes to the sink as it is.
+  std::vector<uint8_t> big(24u << 20);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+  struct Seen {
+    std::vector<uint8_t> bytes;
+    size_t largest_call = 0;
+  } seen;
+  ByteWriter w;
+  w.set_sink([](void* ctx, const uint8_t* d, size_t n) {
+    auto* s = static_cast<Seen*>(ctx);
+    s->bytes.insert(s->bytes.end(), d, d + n);
+    s->largest_call = std::max(s->largest_call, n);
+    return true;
+  }, &seen);
+  w.u32(7);
+  w.raw(big.data(), big.size());
+  w.u32(9);
+  EXPECT_LT(w.bytes().capacity(), big.size()) << "the writer copied the piece into its buffer";
+  ASSERT_TRUE(w.flush());
+  EXPECT_EQ(seen.largest_call, big.size());
+  ASSERT_EQ(seen.bytes.size(), big.size() + 8);
+  EXPECT_EQ(0, std::memcmp(seen.bytes.data() + 4, big.data(), big.size()));
+
+  // Reading: over a file mapping, release_behind() drops the pages already read, and the
+  // bytes read are the file's (a page read again faults back in from the page cache).
+  simtest::TempDir dir;
+  const std::string path = dir.file("pieces");
+  write_all(path, std::string(seen.bytes.begin(), seen.bytes.end()));
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  void* m = ::mmap(nullptr, seen.bytes.size(), PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  ASSERT_NE(m, MAP_FAILED);
+  ByteReader r(static_cast<const uint8_t*>(m) + 1, seen.bytes.size() - 1);  // not page-aligned
+  r.release_behind();
+  std::vector<uint8_t> back(big.size());
+  r.skip(3);
+  r.raw(back.data(), back.size());
+  EXPECT_EQ(r.u32(), 9u);
+  EXPECT_TRUE(r.done());
+  EXPECT_EQ(0, std::memcmp(back.data(), big.data(), big.size()));
+  const long rss = mapping_rss_kib(m);
+  EXPECT_GE(rss, 0);
+  EXPECT_LE(rss, 9 * 1024) << "KiB of the 24 MiB file still resident after it was read";
+  ByteReader again(static_cast<const uint8_t*>(m) + 4, big.size());
+  std::vector<uint8_t> second(big.size());
+  again.raw(second.data(), second.size());
+  EXPECT_EQ(second, big);
+  ::munmap(m, seen.bytes.size());
 }
 
 }  // namespace
