@@ -176,7 +176,15 @@ bool Ftl::relocate_one() {
   return true;
 }
 
+void Ftl::settle_bitmap() const {
+  const uint32_t n = stale_n_;
+  for (uint32_t i = 0; i < n; ++i) __builtin_prefetch(&valid_[stale_[i] >> 6], 1, 3);
+  for (uint32_t i = 0; i < n; ++i) clear_valid(stale_[i]);
+  stale_n_ = 0;
+}
+
 void Ftl::move_victim() {
+  settle_bitmap();
   const uint64_t base = uint64_t(victim_) * geo_.sb_pages, end = base + geo_.sb_pages;
   reads_.clear();
   units_.clear();
@@ -289,6 +297,7 @@ bool Ftl::idle_gc_step() {
 }
 
 void Ftl::reset(bool erase_now) {
+  stale_n_ = 0;  // their bits go with the whole bitmap
   l2p_.zero();
   valid_.zero();
   p2l_.zero();
@@ -320,6 +329,7 @@ void Ftl::reset(bool erase_now) {
 }
 
 std::string Ftl::check_consistency() const {
+  settle_bitmap();
   uint64_t mapped = 0;
   for (uint64_t lpn = 0; lpn < l2p_.size(); ++lpn) {
     const uint32_t ppn = lookup(lpn);
@@ -346,6 +356,7 @@ std::string Ftl::check_consistency() const {
 }
 
 void Ftl::save(ByteWriter& out) const {
+  settle_bitmap();
   out.u32(static_cast<uint32_t>(sbs_.size()));
   for (const auto& s : sbs_) {
     out.u32(s.valid);
@@ -455,6 +466,7 @@ bool Ftl::load(ByteReader& in) {
   l2p_.zero();
   p2l_.zero();
   valid_.zero();
+  stale_n_ = 0;
   if (!rle_decode(in, l2p_.data(), l2p_.size(), true)) return false;
   const size_t step = 1 << 20;
   for (size_t at = 0; at < p2l_.size(); at += step)
