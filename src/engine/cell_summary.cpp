@@ -65,4 +65,18 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
   return r;
 }
 
+std::optional<IoPhase> merge_io_phases(const std::vector<const WorkerStats*>& workers) {
+  std::optional<IoPhase> phase;
+  for (const WorkerStats* w : workers) {
+    if (w->first_submit_ns == UINT64_MAX) continue;  // submitted nothing
+    if (!phase) phase = IoPhase{w->first_submit_ns, w->last_completion_ns};
+    phase->first_submit_ns = std::min(phase->first_submit_ns, w->first_submit_ns);
+    phase->last_completion_ns = std::max(phase->last_completion_ns, w->last_completion_ns);
+  }
+  // A worker whose submissions all failed at once completed nothing: the phase ends no
+  // earlier than it began.
+  if (phase) phase->last_completion_ns = std::max(phase->last_completion_ns, phase->first_submit_ns);
+  return phase;
+}
+
 }  // namespace pts::engine

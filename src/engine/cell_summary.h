@@ -1,11 +1,14 @@
 // engine/cell_summary.h — merges what the workers measured into one CellResult: counts,
 // IOPS and MB/s (10^6 B), latency summaries from the merged histograms, the per-second
-// series, CPU % from process rusage, and the Little's-law check. Pure: no I/O, no clock.
-// May use: core, model, engine/latency_histogram.h.
+// series, CPU % from process rusage, the Little's-law check, and the workers' I/O phases into
+// the cell's. Pure: no I/O, no clock. May use: core, model, engine/latency_histogram.h,
+// engine/io_engine.h.
 #pragma once
 
+#include <optional>
 #include <vector>
 
+#include "engine/io_engine.h"
 #include "engine/uring_worker.h"
 #include "model/cell.h"
 
@@ -22,5 +25,9 @@ struct CpuTimes {
 /// The measured duration runs from t0 to the last completion of any worker.
 model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vector<const WorkerStats*>& workers,
                                  uint64_t t0_ns, const CpuTimes& cpu);
+
+/// The cell's I/O phase: the earliest first submission and the latest last completion of the
+/// workers that submitted anything; nullopt when none did.
+std::optional<IoPhase> merge_io_phases(const std::vector<const WorkerStats*>& workers);
 
 }  // namespace pts::engine

@@ -41,6 +41,16 @@ struct IoCounters {
   std::optional<uint64_t> kernel_in_flight;  ///< block-layer requests in flight right now
 };
 
+/// The I/O phase of one run(): its first submission and its last completion, in ns on the
+/// monotonic clock the engine measures with, which is the run's clock (RunEnv::clock): the
+/// io_uring engine's is CLOCK_MONOTONIC, the simulated drive's is the drive's virtual time
+/// (its power-on time). Set-up before the first submission and drain or teardown after the
+/// last completion lie outside it: the drive is idle then.
+struct IoPhase {
+  uint64_t first_submit_ns = 0;
+  uint64_t last_completion_ns = 0;  ///< >= first_submit_ns
+};
+
 /// Called about once per second from the runner thread with I/Os completed so far.
 using ProgressFn = std::function<void(double elapsed_seconds, uint64_t ios_done)>;
 
@@ -56,6 +66,11 @@ class IoEngine {
   virtual core::Result<model::CellResult> run(const model::AccessSpec& spec,
                                               const std::atomic<bool>* abort = nullptr,
                                               const ProgressFn& progress = {}) = 0;
+
+  /// The I/O phase of the last run() (see IoPhase); nullopt when that run submitted nothing
+  /// or failed, or when the engine keeps none (the default: the io_uring and the simulated
+  /// drive's engines keep it). Never called while run() runs.
+  virtual std::optional<IoPhase> last_io_phase() const { return std::nullopt; }
 
   /// The counters above; nullopt when the engine keeps none. Never called while run() runs.
   virtual std::optional<IoCounters> counters() { return std::nullopt; }

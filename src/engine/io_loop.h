@@ -8,6 +8,8 @@
 //   completion semantics; never a batch wait that lets the queue drain).
 // - Each I/O's completion time is the clock read right after the wait that reaped it: its
 //   own to within one reap loop, not the time the last of a batch arrived.
+// - The worker's I/O phase (WorkerStats first_submit_ns, last_completion_ns): the clock read
+//   just before its first submission, and the completion time of its last reaped I/O.
 // - Low depth (plan.completion_poll_ns > 0): after submitting, poll until a completion
 //   arrives, up to the budget; only then sleep. The time polled is recorded (CPU it cost).
 // - Paced: latency runs from each I/O's scheduled release time; the figure from submission
@@ -138,6 +140,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
       }
     }
     const uint64_t t_submit = q.now();
+    if (n != 0 && st.first_submit_ns == UINT64_MAX) st.first_submit_ns = t_submit;
     for (uint32_t i = 0; i < n; ++i) {
       slots[fresh[i]].submit_ns = t_submit;
       if constexpr (!Pacer::kEnabled) slots[fresh[i]].release_ns = t_submit;
@@ -210,6 +213,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
       reaped += got;
     }
     inflight -= reaped;
+    if (reaped != 0) st.last_completion_ns = now;
     completed += reaped;
     st.reaps += reaped != 0;
     const uint64_t second = (now - t0) / kNsPerSecond;

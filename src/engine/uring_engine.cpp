@@ -59,6 +59,7 @@ class UringEngine final : public IoEngine {
 
   core::Result<model::CellResult> run(const model::AccessSpec& requested, const std::atomic<bool>* abort,
                                       const ProgressFn& progress) override {
+    last_phase_.reset();
     model::AccessSpec spec = requested;
     if (spec.seed == 0) spec.seed = fresh_seed();
     if (!writable_ && spec.read_pct < 100)
@@ -100,6 +101,7 @@ class UringEngine final : public IoEngine {
     CpuTimes cpu{cpu1.user_seconds - cpu0.user_seconds, cpu1.system_seconds - cpu0.system_seconds,
                  static_cast<double>(t_end - control.t0_ns) / 1e9};
     model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
+    last_phase_ = merge_io_phases(stats);  // on core::monotonic_ns(), the clock the workers read
     result.started_wall_ns = wall0;
     result.completion_poll_ns = plans->front().completion_poll_ns;
     completed_ios_ += result.read_ios + result.write_ios + result.io_errors;
@@ -110,6 +112,8 @@ class UringEngine final : public IoEngine {
     result.fidelity_not_judged = fidelity_not_judged(result);
     return result;
   }
+
+  std::optional<IoPhase> last_io_phase() const override { return last_phase_; }
 
   std::optional<IoCounters> counters() override {
     IoCounters c;
@@ -154,6 +158,7 @@ class UringEngine final : public IoEngine {
   std::optional<BlockStatSource> block_stat_;  ///< the kernel's counters; none for a file
   std::vector<std::unique_ptr<UringWorker>> workers_;
   uint64_t completed_ios_ = 0;  ///< every I/O of every run() so far (a run drains before it returns)
+  std::optional<IoPhase> last_phase_;  ///< the last run()'s first submission and last completion
 };
 
 /// CAP_IPC_LOCK (bit 14) in this process's effective set: registered buffers are then not

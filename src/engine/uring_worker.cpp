@@ -40,6 +40,8 @@ void WorkerStats::reset() {
   read_ios = write_ios = read_bytes = write_bytes = 0;
   completions_per_second.assign(completions_per_second.size(), 0);
   end_ns = 0;
+  first_submit_ns = UINT64_MAX;
+  last_completion_ns = 0;
   stream_next_bytes = 0;
   io_errors = 0;
   first_error.clear();

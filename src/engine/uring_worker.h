@@ -28,7 +28,12 @@ struct WorkerStats {
   uint64_t read_ios = 0, write_ios = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   std::vector<uint64_t> completions_per_second;  ///< indexed by whole seconds since t0
-  uint64_t end_ns = 0;                           ///< when the last I/O of this worker completed
+  /// Where this worker's share of the measured duration ends: the reap of its last completion,
+  /// or the deadline a paced worker slept to with nothing in flight.
+  uint64_t end_ns = 0;
+  /// When this worker first submitted I/O in the cell; UINT64_MAX: it submitted nothing.
+  uint64_t first_submit_ns = UINT64_MAX;
+  uint64_t last_completion_ns = 0;               ///< when its last reaped I/O completed
   uint64_t stream_next_bytes = 0;                ///< sequential: the offset the stream would use next
   uint64_t io_errors = 0;
   std::string first_error;

@@ -42,10 +42,17 @@ struct RoundRecord {
   uint64_t started_wall_ns = 0;
   uint64_t ended_wall_ns = 0;
   std::vector<CellResult> cells;
-  uint64_t max_cell_gap_ns = 0;   ///< idle time between consecutive cells
-  double mean_cell_gap_ns = 0;
-  /// Every measured gap (one run() returning to the next starting) that preceded a cell of
-  /// this round, in order; the first cell after a start or resume has none.
+  uint64_t max_cell_gap_ns = 0;   ///< the largest of cell_gaps_ns (0: none)
+  double mean_cell_gap_ns = 0;    ///< their mean (0: none)
+  /// The tool's gap before each cell of this round that had one, in order: the time the drive
+  /// sat idle from the previous engine run's last completion (the previous cell, or WIPC) to
+  /// this cell's first submission. The engine's own set-up and drain count, as does whatever
+  /// the tool did between the runs (journal, checks); host idle the procedure asked for (HIR's
+  /// Access B, kept in idle_after) does not. On the run's monotonic clock: CLOCK_MONOTONIC,
+  /// or, when RunRecord.virtual_time, the simulated drive's virtual time, which stands still
+  /// between cells (its gaps are 0). From an engine that reports no I/O phase (none does in
+  /// ptsuite itself) a run's side is run() called or returned instead. The first cell after a
+  /// start or resume has none.
   std::vector<uint64_t> cell_gaps_ns;
   std::optional<SteadyStateVerdict> verdict;  ///< from round window_rounds on
   /// Host idle after this Round's cells (HIR Access B); absent for every other Round.

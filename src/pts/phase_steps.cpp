@@ -106,6 +106,7 @@ model::IdleRecord host_idle(RunContext& ctx, uint64_t ns) {
   const uint64_t t0 = env.clock.monotonic_ns();
   rec.completed = env.clock.idle_ns(ns, env.controls.stop_after_cell);
   rec.measured_ns = env.clock.monotonic_ns() - t0;
+  ctx.procedure_idle(rec.measured_ns);  // not the tool's gap before the next cell
   rec.ended_wall_ns = env.clock.wall_ns();
   if (auto c = env.engine.counters()) {
     rec.engine_ios_after = c->engine_ios;

@@ -51,7 +51,8 @@ core::Status close_round_plain(RunContext& ctx, size_t i, uint32_t round, std::o
                                std::optional<model::SteadyStateVerdict> verdict = std::nullopt);
 
 /// Host idle for `ns`: nothing is submitted to the target. Reads the engine's counters just
-/// before and just after; cut short (completed = false) when the operator stops the run.
+/// before and just after; cut short (completed = false) when the operator stops the run. The
+/// time idled is left out of the next cell's gap (RunContext::procedure_idle).
 model::IdleRecord host_idle(RunContext& ctx, uint64_t ns);
 
 /// Journals sub-test `i` as complete: `summary` as the caller filled it (findings, and a

@@ -1,6 +1,8 @@
 // pts/run_context.cpp — see run_context.h.
 #include "pts/run_context.h"
 
+#include <algorithm>
+
 #include "device/confirm.h"
 #include "engine/fidelity_check.h"
 #include "pts/stream_positions.h"
@@ -122,15 +124,28 @@ core::Result<EngineRun> RunContext::run_engine(const model::AccessSpec& spec, bo
     progress = [this, &pos](double elapsed, uint64_t ios) { env_.observer->cell_progress(pos, elapsed, ios); };
 
   EngineRun out;
-  const uint64_t start_ns = env_.clock.monotonic_ns();
-  if (last_run_end_ns_) out.gap_before_ns = start_ns - *last_run_end_ns_;
+  const uint64_t called_ns = env_.clock.monotonic_ns();
   const uint64_t start_wall = env_.clock.wall_ns();
   // Sequential streams continue where the last sequential run of this sub-test left them.
   model::AccessSpec run_spec = spec;
   if (run_spec.pattern == model::AccessPattern::Sequential && run_spec.stream_start_bytes.empty())
     run_spec.stream_start_bytes = stream_resume_point(record(), pos.subtest, run_spec);
   auto result = env_.engine.run(run_spec, abort, progress);
-  last_run_end_ns_ = env_.clock.monotonic_ns();
+  const uint64_t returned_ns = env_.clock.monotonic_ns();
+  // The gap is the drive's idle time, from the engine's I/O phase, which it measures on the
+  // run's monotonic clock (IoPhase): the io_uring engine and the simulated drive's report one
+  // for every run that submitted I/O. Without one (an engine that keeps none: none in src/,
+  // the tests' fake when told to; or a run that submitted nothing) that run's side falls back
+  // to run() called / returned, which leaves the engine's set-up and drain out.
+  const auto phase = env_.engine.last_io_phase();
+  const uint64_t io_start_ns = phase ? phase->first_submit_ns : called_ns;
+  if (last_io_end_ns_) {
+    const uint64_t idle_span_ns = io_start_ns - *last_io_end_ns_;
+    // The procedure's own host idle lies inside that span; it is the Round's idle_after.
+    out.gap_before_ns = idle_span_ns - std::min(idle_span_ns, procedure_idle_ns_);
+  }
+  last_io_end_ns_ = phase ? phase->last_completion_ns : returned_ns;
+  procedure_idle_ns_ = 0;
   if (!result.ok()) return result.take_error();
   out.result = std::move(result.value());
   if (out.result.started_wall_ns == 0) out.result.started_wall_ns = start_wall;

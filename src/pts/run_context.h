@@ -1,7 +1,7 @@
 // pts/run_context.h — the state machine's working state and the few primitives every
 // procedure uses: journal-then-apply record updates (each event reaches the RecordSink
 // before the in-memory record changes), identity re-checks, and running one access spec on
-// the engine while measuring the idle gap since the previous run() returned.
+// the engine while measuring the drive's idle gap since the previous run's last completion.
 // May use: core, model, engine, device, results (RecordBuilder).
 #pragma once
 
@@ -23,7 +23,9 @@ enum class StepOutcome { Done, Interrupted };
 /// One engine run as the state machine saw it.
 struct EngineRun {
   model::CellResult result;
-  std::optional<uint64_t> gap_before_ns;  ///< idle time since the previous run() returned
+  /// The tool's gap before this run: its first submission minus the previous run's last
+  /// completion, less the host idle the procedure asked for in between (see run_engine()).
+  std::optional<uint64_t> gap_before_ns;
   bool stopped_early = false;             ///< an abort flag was set while it ran
 };
 
@@ -56,10 +58,17 @@ class RunContext {
   core::Status check_identity(const std::string& before_what);
 
   /// Runs `spec` on the engine. `abort_on_stop` makes the first Ctrl-C abort the run (WIPC);
-  /// cells only abort on the second. The gap since the previous run() is measured unless
-  /// this is the first run of this process. A sequential spec without stream starts continues
-  /// where the sub-test's last sequential run left its streams (stream_positions.h).
+  /// cells only abort on the second. The gap before it is measured unless this is the first
+  /// run of this process: the time the drive sat idle between the previous run's last
+  /// completion and this run's first submission (the engine's IoPhase, on the run's monotonic
+  /// clock), so the engine's own set-up and drain count, less the host idle the procedure
+  /// itself asked for in between (procedure_idle()). A sequential spec without stream starts
+  /// continues where the sub-test's last sequential run left its streams (stream_positions.h).
   core::Result<EngineRun> run_engine(const model::AccessSpec& spec, bool abort_on_stop, const CellPosition& pos);
+
+  /// The procedure idled the host for `measured_ns` (HIR's Access B, kept as the Round's
+  /// idle_after): the next run's gap leaves it out, as it is not the tool's.
+  void procedure_idle(uint64_t measured_ns) { procedure_idle_ns_ += measured_ns; }
 
   /// Gaps measured before the cells of the round in flight (reset by start_round()).
   const std::vector<uint64_t>& round_gaps() const { return round_gaps_; }
@@ -68,7 +77,10 @@ class RunContext {
  private:
   RunEnv& env_;
   results::RecordBuilder state_;
-  std::optional<uint64_t> last_run_end_ns_;
+  /// The previous run's last completion (or, when its engine reported no I/O phase, when its
+  /// run() returned), on the run's monotonic clock.
+  std::optional<uint64_t> last_io_end_ns_;
+  uint64_t procedure_idle_ns_ = 0;  ///< host idle the procedure asked for since that run
   std::vector<uint64_t> round_gaps_;
   std::atomic<bool> abort_flag_{false};  ///< what the engine watches
 };

@@ -184,6 +184,7 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
         // completion per reap): what this loop does, so the record's completion figures are
         // the simulator's own, not the io_uring engine's zeros. It never polls.
         ++st->reaps;
+        st->last_completion_ns = t;
         const uint64_t latency = t - slot.submit_ns;
         if (slot.is_read) {
           st->read_latency.record(latency);
@@ -238,6 +239,7 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
     slot.is_read = d.is_read;
     slot.bytes = d.bytes;
     slot.submit_ns = t;
+    if (w.stats) w.stats->first_submit_ns = std::min(w.stats->first_submit_ns, t);
     heap.push(((done - t0) << 16) | s);
     if (progress && out.events >= next_progress_check) {
       next_progress_check = out.events + (1 << 16);

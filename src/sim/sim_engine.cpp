@@ -39,6 +39,7 @@ class SimEngine final : public engine::IoEngine {
 
   core::Result<model::CellResult> run(const model::AccessSpec& requested, const std::atomic<bool>* abort,
                                       const engine::ProgressFn& progress) override {
+    last_phase_.reset();
     model::AccessSpec spec = requested;
     if (spec.seed == 0) spec.seed = fresh_seed();
     if (spec.bytes_limit == 0 && !(spec.seconds > 0)) return core::bad_input("access spec: duration must be positive");
@@ -67,6 +68,9 @@ class SimEngine final : public engine::IoEngine {
     for (const auto& s : stats) ptrs.push_back(&s);
     engine::CpuTimes cpu{cpu1.user_seconds - cpu0.user_seconds, cpu1.system_seconds - cpu0.system_seconds, real_s};
     model::CellResult r = engine::summarize_cell(spec, ptrs, out->t0_ns, cpu);
+    // In the drive's virtual time, the clock its Clock reads (sim_device.cpp): the gap between
+    // two cells is the time the simulated drive saw pass between them.
+    last_phase_ = engine::merge_io_phases(ptrs);
     r.started_wall_ns = wall_virtual;
     if (!out->error.empty()) {
       ++r.io_errors;
@@ -101,6 +105,8 @@ class SimEngine final : public engine::IoEngine {
     return c;
   }
 
+  std::optional<engine::IoPhase> last_io_phase() const override { return last_phase_; }
+
   std::string describe() const override {
     return "simulated NVMe drive " + canonical(session_->drive().params()) +
            " (ptsuite FTL and flash timing model, virtual time)";
@@ -110,6 +116,7 @@ class SimEngine final : public engine::IoEngine {
   std::shared_ptr<DriveSession> session_;
   std::shared_ptr<core::Clock> clock_;
   uint64_t completed_ios_ = 0;
+  std::optional<engine::IoPhase> last_phase_;  ///< the last run()'s, in virtual time
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // unit-tests/engine/cell_summary_test.cpp — merging worker stats into a CellResult: sums,
 // rates over the measured duration, latency merged across workers, whole seconds only, CPU %
-// over wall time and the Little's-law figure.
+// over wall time and the Little's-law figure; the cell's I/O phase from the workers'.
 #include <gtest/gtest.h>
 
 #include "engine/cell_summary.h"
@@ -43,4 +43,19 @@ TEST(CellSummary, MergesWorkersIntoOneResult) {
   EXPECT_DOUBLE_EQ(r.littles_law_oio, 800 * 200000 / 1e9);
   EXPECT_EQ(r.io_errors, 1u);
   EXPECT_EQ(r.error, b.first_error);
+}
+
+TEST(CellSummary, IoPhaseSpansTheWorkersThatSubmitted) {
+  engine::WorkerStats a, b, idle;
+  a.first_submit_ns = 1'000'300;
+  a.last_completion_ns = 9'000'000;
+  b.first_submit_ns = 1'000'100;  // the earliest submission
+  b.last_completion_ns = 9'400'000;  // the latest completion
+  // `idle` submitted nothing (a byte budget used up by the others): it widens nothing.
+  const auto phase = engine::merge_io_phases({&a, &idle, &b});
+  ASSERT_TRUE(phase);
+  EXPECT_EQ(phase->first_submit_ns, 1'000'100u);
+  EXPECT_EQ(phase->last_completion_ns, 9'400'000u);
+  EXPECT_FALSE(engine::merge_io_phases({&idle}));
+  EXPECT_FALSE(engine::merge_io_phases({}));
 }

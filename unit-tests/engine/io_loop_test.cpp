@@ -3,8 +3,9 @@
 // on the device the whole time,
 // each I/O's recorded latency is its own (not the time the last of a batch arrived), low
 // depth polls until the I/O completes up to the budget and records what polling cost, a
-// paced run on a device made slow on purpose measures from the schedule, and write data
-// is unique per write.
+// paced run on a device made slow on purpose measures from the schedule, write data is
+// unique per write, and the worker's I/O phase runs from its first submission to its last
+// completion.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -47,6 +48,8 @@ struct FakeDevice {
   /// Σ in flight on the device × time, over [start, until): the kernel's "weighted time".
   uint64_t weighted_until = UINT64_MAX, inflight_ns = 0, watched_ns = 0;
   std::vector<uint8_t*> write_buffers_seen;
+  uint64_t first_submit_ns = UINT64_MAX;  ///< when the first I/O reached the device
+  uint64_t last_done_ns = 0;              ///< when the last delivered I/O completed
 
   uint64_t now() const { return clock; }
   void advance(uint64_t to) {
@@ -64,6 +67,7 @@ struct FakeDevice {
   void flush() {
     for (Io io : prepared) {
       io.submit_ns = clock;
+      first_submit_ns = std::min(first_submit_ns, clock);
       io.done_ns = clock + latency(io.index);
       inflight.push_back(io);
     }
@@ -75,6 +79,7 @@ struct FakeDevice {
     while (n < inflight.size() && inflight[n].done_ns <= clock) {
       cq.push_back({inflight[n].slot, static_cast<int>(inflight[n].bytes)});
       true_latency_sum += inflight[n].done_ns - inflight[n].submit_ns;
+      last_done_ns = std::max(last_done_ns, inflight[n].done_ns);
       ++delivered;
       ++n;
     }
@@ -281,6 +286,33 @@ TEST(IoLoop, PacedLatencyOnAFastDeviceIsTheDevicesOwn) {
   ASSERT_GE(r.stats.read_ios, 99u);
   EXPECT_EQ(r.stats.read_latency.sum_ns(), r.stats.read_ios * 300'000u);
   EXPECT_EQ(r.stats.submission_latency.sum_ns(), r.stats.read_ios * 300'000u);
+}
+
+TEST(IoLoop, RecordsTheWorkersIoPhaseFromFirstSubmissionToLastCompletion) {
+  FakeDevice dev;
+  dev.latency = scattered;
+  LoopRun r;
+  r.plan = plan_for(8, 100, 0, 0);
+  const uint64_t t0 = dev.clock;
+  run(r, dev, 0.02);
+  EXPECT_EQ(r.stats.first_submit_ns, dev.first_submit_ns);
+  EXPECT_EQ(r.stats.first_submit_ns, t0);  // nothing moves the fake clock before it
+  EXPECT_EQ(r.stats.last_completion_ns, dev.last_done_ns);
+  EXPECT_GT(r.stats.last_completion_ns, t0 + 20'000'000u);  // the tail drains after the deadline
+  EXPECT_EQ(r.stats.end_ns, r.stats.last_completion_ns);
+  // Paced at 1000 IOPS with 10-130 us latencies and the deadline half-way between two
+  // releases: the worker sleeps to the deadline after its last I/O completed.
+  FakeDevice slow;
+  slow.latency = scattered;
+  LoopRun p;
+  p.plan = plan_for(1, 100, 1000, 0);
+  const uint64_t p0 = slow.clock;
+  run(p, slow, 0.0105);
+  EXPECT_EQ(p.stats.read_ios, 11u);  // released at 0, 1, ..., 10 ms
+  EXPECT_EQ(p.stats.first_submit_ns, p0);
+  EXPECT_EQ(p.stats.last_completion_ns, slow.last_done_ns);
+  EXPECT_LT(p.stats.last_completion_ns, p0 + 10'200'000u);
+  EXPECT_EQ(p.stats.end_ns, p0 + 10'500'000u);  // the measured duration's end
 }
 
 TEST(IoLoop, EveryWriteCarriesUniqueData) {

@@ -1,7 +1,7 @@
 // unit-tests/engine/uring_engine_test.cpp — the real io_uring engine on a file in /dev/shm
 // (tmpfs has O_DIRECT): results add up, the R/W mix holds, pacing holds its target, a byte
 // budget stops the cell, cells run back to back on warm rings, a read-only engine refuses
-// writes, and the seed is recorded. Skips (77) where io_uring or O_DIRECT is unavailable.
+// writes, the seed is recorded, and the I/O phase is reported on the monotonic clock. Skips (77) where io_uring or O_DIRECT is unavailable.
 #include <thread>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -185,6 +185,26 @@ TEST_F(UringEngineTest, ProgressReportsAboutOncePerSecond) {
   EXPECT_NEAR(calls[0].first, 1.0, 0.25);
   EXPECT_GT(calls[1].second, calls[0].second);
   EXPECT_LE(calls[1].second, r->read_ios);
+}
+
+TEST_F(UringEngineTest, ReportsItsIoPhaseOnTheMonotonicClock) {
+  const auto spec = spec_of(100, 8, 0.05);
+  const uint64_t called = core::monotonic_ns();
+  const auto r = run(spec);
+  const uint64_t returned = core::monotonic_ns();
+  const auto phase = engine_->last_io_phase();
+  ASSERT_TRUE(phase);
+  // Inside the call, after the workers' set-up and before their drain.
+  EXPECT_LE(called, phase->first_submit_ns);
+  EXPECT_LE(phase->last_completion_ns, returned);
+  // It ends at the last completion, which is also where the measured duration ends; the
+  // duration runs from t0, just before the workers were let go, so it holds the phase.
+  const double phase_s = static_cast<double>(phase->last_completion_ns - phase->first_submit_ns) / 1e9;
+  EXPECT_LE(phase_s, r.seconds);
+  EXPECT_GE(phase_s, 0.5 * spec.seconds);
+  // A run that fails says nothing about the previous one's phase.
+  EXPECT_FALSE(engine_->run(spec_of(100, 8, 0)).ok());
+  EXPECT_FALSE(engine_->last_io_phase());
 }
 
 TEST_F(UringEngineTest, AbortEndsTheCellEarly) {

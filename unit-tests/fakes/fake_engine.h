@@ -1,7 +1,8 @@
 // fakes/fake_engine.h — a scripted IoEngine and a manual Clock for state-machine tests in
-// fake time. Each run() advances the clock by the spec's seconds and returns a CellResult whose
-// IOPS come from a script keyed by the cell (R/W mix, block size, pattern) and by how many
-// times that cell ran before (its occurrence = the round, for a plan whose cells are unique).
+// fake time. Each run() advances the clock by its scripted set-up, the spec's seconds (its I/O
+// phase, which it reports) and its scripted drain, and returns a CellResult whose IOPS come
+// from a script keyed by the cell (R/W mix, block size, pattern) and by how many times that
+// cell ran before (its occurrence = the round, for a plan whose cells are unique).
 // Header-only so every test binary can use it. May use: core, model, engine interface.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,21 +58,31 @@ class FakeEngine final : public engine::IoEngine {
   std::vector<size_t> io_error_calls;
   /// Per key: how many earlier runs to assume (for a resumed run's occurrence numbering).
   std::map<std::string, uint32_t> occurrence_offset;
+  /// Fake time each run() spends before its first I/O (set-up) and after its last completion
+  /// (drain): outside the I/O phase it reports, as in the real engine.
+  uint64_t setup_ns = 0;
+  uint64_t drain_ns = 0;
+  /// false: an engine that reports no I/O phase (last_io_phase() is nullopt).
+  bool report_io_phase = true;
 
   std::vector<model::AccessSpec> calls;
   std::map<std::string, uint32_t> occurrences;
 
   core::Result<model::CellResult> run(const model::AccessSpec& spec, const std::atomic<bool>* abort,
                                       const engine::ProgressFn& progress) override {
+    last_phase_.reset();
     const size_t call = calls.size();
     calls.push_back(spec);
     if (on_run) on_run(call, spec);
+    clock_.now_ns += setup_ns;
+    // The engine's own stamps read the clock without its tick (they cost no time).
+    const uint64_t first_submit_ns = clock_.now_ns;
     const std::string key = fake_key(spec);
     const uint32_t occ = occurrence_offset[key] + occurrences[key]++;
     model::CellResult r;
     r.spec = spec;
     if (r.spec.seed == 0) r.spec.seed = 1000 + call;
-    r.started_wall_ns = clock_.wall_ns();
+    r.started_wall_ns = clock_.wall_ns();  // when the I/O phase starts
     const uint32_t bs = spec.block_bytes ? spec.block_bytes : 4096;
     double iops = script_(spec, occ);
     double seconds = spec.seconds;
@@ -79,6 +91,8 @@ class FakeEngine final : public engine::IoEngine {
     if (aborted) seconds *= 0.5;
     if (progress) progress(seconds, static_cast<uint64_t>(iops * seconds));
     clock_.advance_s(seconds);
+    last_phase_ = engine::IoPhase{first_submit_ns, clock_.now_ns};
+    clock_.now_ns += drain_ns;
     r.seconds = seconds;
     const uint64_t ios = static_cast<uint64_t>(iops * seconds);
     r.read_ios = ios * spec.read_pct / 100;
@@ -122,11 +136,16 @@ class FakeEngine final : public engine::IoEngine {
     return c;
   }
 
+  std::optional<engine::IoPhase> last_io_phase() const override {
+    return report_io_phase ? last_phase_ : std::nullopt;
+  }
+
   std::string describe() const override { return "fake engine"; }
 
  private:
   FakeClock& clock_;
   Script script_;
+  std::optional<engine::IoPhase> last_phase_;
 };
 
 }  // namespace pts::fakes

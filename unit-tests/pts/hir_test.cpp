@@ -1,6 +1,7 @@
 // unit-tests/pts/hir_test.cpp — the HIR procedure on the fake engine in fake time: the exact
 // Access A / B / C sequence and its timing, the journaled idle records (nothing submitted),
-// the baseline and recovery findings, and a stop during an idle period with resume.
+// the baseline and recovery findings, a stop during an idle period with resume, and cell gaps
+// that leave the host idle out.
 #include <gtest/gtest.h>
 
 #include "advanced_support.h"
@@ -83,6 +84,29 @@ TEST(Hir, ExactAccessABCSequenceAndTiming) {
     EXPECT_FALSE(rec.rounds[3].idle_after);
     EXPECT_EQ(rec.rounds[3].cells.at(0).cell_id, "access-c");
   }
+}
+
+TEST(Hir, HostIdleIsNotCountedAsTheToolsCellGap) {
+  IdleDrive drive;
+  Rig rig([&](const model::AccessSpec& s, uint32_t) { return drive(s); });
+  drive.clock = &rig.clock;
+  rig.engine->setup_ns = 3'700'000;
+  rig.engine->drain_ns = 400'000;
+  auto res = rig.start(temp_run_dir("hir-gaps"), small_hir(rig.device.id));
+  ASSERT_FALSE(res.error) << res.error->message();
+  // Every gap is the engine's drain and set-up around it (the fake clock does not tick):
+  // a Round after an Access B idle of 5 ... 50 s has the same gap as any other.
+  size_t gaps = 0, after_idle = 0;
+  for (const auto& s : res.record.subtests)
+    for (size_t r = 0; r < s.rounds.size(); ++r) {
+      for (uint64_t g : s.rounds[r].cell_gaps_ns) EXPECT_EQ(g, 4'100'000u) << s.id << " round " << s.rounds[r].round;
+      gaps += s.rounds[r].cell_gaps_ns.size();
+      after_idle += r > 0 && s.rounds[r - 1].idle_after ? s.rounds[r].cell_gaps_ns.size() : 0;
+    }
+  EXPECT_EQ(after_idle, 5u * 3u);  // per wait state: A2, A3 and C follow an idle
+  EXPECT_GT(gaps, 150u);
+  // The idle itself is in the record where it belongs.
+  EXPECT_EQ(res.record.subtests[1].rounds[0].idle_after->measured_ns, 5'000'000'000u);
 }
 
 TEST(Hir, RecoveryGrowsWithTheIdleLength) {

@@ -1,5 +1,6 @@
 // unit-tests/pts/state_machine_test.cpp — the PTS state machine on a fake engine and device,
-// in fake time: stop rule, round cap, window-only reporting, gaps, failures.
+// in fake time: stop rule, round cap, window-only reporting, gaps (the drive's idle between
+// cells, the engine's set-up and drain included), failures.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -136,13 +137,35 @@ TEST(StateMachine, WindowResultsIgnoreRoundsOutsideTheWindow) {
 
 TEST(StateMachine, MeasuresTheGapBetweenCells) {
   Rig rig(steady_at_8);
-  rig.clock.tick_ns = 1000;  // each monotonic read moves 1 µs
+  rig.clock.tick_ns = 1000;  // each monotonic read moves 1 µs: the state machine's own time
+  // The engine's own set-up before its first I/O and drain after its last completion: the
+  // drive is idle then too (a gap from one run() returning to the next call left them out).
+  rig.engine->setup_ns = 3'700'000;
+  rig.engine->drain_ns = 400'000;
+  // From one cell's last completion to the next one's first submission: its drain, the two
+  // clock reads around run() (run_context.cpp), the next cell's set-up.
+  const uint64_t want_ns = 400'000 + 2 * 1000 + 3'700'000;
   auto res = rig.start(temp_run_dir("gaps"), make_plan());
   ASSERT_FALSE(res.error);
   for (const auto& r : res.record.subtests[0].rounds) {
-    EXPECT_EQ(r.cell_gaps_ns.size(), 3u) << "round " << r.round;  // before each of its 3 cells
+    EXPECT_EQ(r.cell_gaps_ns, std::vector<uint64_t>(3, want_ns)) << "round " << r.round;  // before each of its 3 cells
+    EXPECT_EQ(r.max_cell_gap_ns, want_ns);
+    EXPECT_DOUBLE_EQ(r.mean_cell_gap_ns, static_cast<double>(want_ns));
+  }
+}
+
+TEST(StateMachine, GapFallsBackToRunToRunWhenTheEngineReportsNoIoPhase) {
+  Rig rig(steady_at_8);
+  rig.clock.tick_ns = 1000;
+  rig.engine->setup_ns = 3'700'000;
+  rig.engine->drain_ns = 400'000;
+  rig.engine->report_io_phase = false;
+  auto res = rig.start(temp_run_dir("gaps-fallback"), make_plan());
+  ASSERT_FALSE(res.error);
+  // One run() returning to the next call: one clock read apart; set-up and drain unseen.
+  for (const auto& r : res.record.subtests[0].rounds) {
+    EXPECT_EQ(r.cell_gaps_ns, std::vector<uint64_t>(3, 1000)) << "round " << r.round;
     EXPECT_EQ(r.max_cell_gap_ns, 1000u);
-    EXPECT_DOUBLE_EQ(r.mean_cell_gap_ns, 1000.0);
   }
 }
 

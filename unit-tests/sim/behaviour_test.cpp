@@ -1,7 +1,8 @@
 // What the drive does over time, at reduced scale: from FOB, sustained random writes show a
 // plateau, a cliff and a lower steady plateau; host idle lets GC free space so the writes
 // after a longer idle start higher; over the Rounds of an IOPS-like test the cells with
-// writes fall while the 100 % read cells hold.
+// writes fall while the 100 % read cells hold; the engine's I/O phase is the drive's virtual
+// time, so the gap between two cells is what the drive saw.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -137,6 +138,29 @@ TEST(SimBehaviour, HostIdleThroughTheDrivesClockBuysRecovery) {
     after[i] = r->iops;
   }
   EXPECT_GT(after[1], 1.2 * after[0]) << "after 60 s idle " << after[1] << " IOPS, after 1 s " << after[0];
+}
+
+TEST(SimBehaviour, TheIoPhaseIsInTheDrivesVirtualTime) {
+  simtest::TempDir dir;
+  auto t = parse_sim_target("sim:tiny@" + dir.file("p.simdrive"));
+  ASSERT_TRUE(t.ok());
+  auto dev = open_sim_device(*t, true);
+  ASSERT_TRUE(dev.ok());
+  auto eng = make_sim_engine(dev->session, dev->clock);
+  const uint64_t called = dev->clock->monotonic_ns();
+  ASSERT_TRUE(eng->run(spec(0, 4096, 2, 8, 0.5)).ok());
+  const auto first = eng->last_io_phase();
+  ASSERT_TRUE(first);
+  // Every slot issues when the cell starts; the drive's clock ends at the last completion.
+  EXPECT_EQ(first->first_submit_ns, called);
+  EXPECT_EQ(first->last_completion_ns, dev->clock->monotonic_ns());
+  EXPECT_GE(first->last_completion_ns - first->first_submit_ns, 500'000'000u);
+  // Between two cells the drive's clock stands still unless the host idles it.
+  ASSERT_TRUE(dev->clock->idle_ns(2'000'000'000ull, nullptr));
+  ASSERT_TRUE(eng->run(spec(100, 4096, 2, 8, 0.5)).ok());
+  const auto second = eng->last_io_phase();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->first_submit_ns - first->last_completion_ns, 2'000'000'000u);
 }
 
 TEST(SimBehaviour, ReadOnlyWorkloadsDoNotWearTheDrive) {
