@@ -140,7 +140,7 @@ core::Result<EngineRun> RunContext::run_engine(const model::AccessSpec& spec, bo
   const auto phase = env_.engine.last_io_phase();
   const uint64_t io_start_ns = phase ? phase->first_submit_ns : called_ns;
   if (last_io_end_ns_) {
-    const uint64_t idle_span_ns = io_start_ns - *last_io_end_ns_;
+    const uint64_t idle_span_ns = io_start_ns > *last_io_end_ns_ ? io_start_ns - *last_io_end_ns_ : 0;
     // The procedure's own host idle lies inside that span; it is the Round's idle_after.
     out.gap_before_ns = idle_span_ns - std::min(idle_span_ns, procedure_idle_ns_);
   }
