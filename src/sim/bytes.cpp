@@ -148,19 +148,21 @@ void big_zero(void* p, size_t bytes) {
   madvise(p, bytes, MADV_HUGEPAGE);
 }
 
+namespace {
+constexpr uintptr_t kPageMask = 4096 - 1;  ///< x86-64 base pages
+}  // namespace
+
 void release_mapped(const void* p, size_t n) {
-  const size_t page = 4096;
-  const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
-  const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + n) & ~(page - 1);
+  const uintptr_t lo = (reinterpret_cast<uintptr_t>(p) + kPageMask) & ~kPageMask;
+  const uintptr_t hi = (reinterpret_cast<uintptr_t>(p) + n) & ~kPageMask;
   if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
 }
 
 void ByteReader::release_read() {
   release_mapped(p_ + released_, at_ - released_);
   // Next time from the start of the page the read position is in (its start was kept).
-  const uintptr_t base = reinterpret_cast<uintptr_t>(p_);
-  const uintptr_t page_start = (base + at_) & ~uintptr_t{4095};
-  released_ = std::max(released_, page_start > base ? static_cast<size_t>(page_start - base) : size_t{0});
+  const size_t into_page = (reinterpret_cast<uintptr_t>(p_) + at_) & kPageMask;
+  released_ = std::max(released_, at_ > into_page ? at_ - into_page : size_t{0});
 }
 
 void big_free(void* p, size_t bytes) {

@@ -26,7 +26,6 @@ class Checksum {
   uint64_t blocks_ = 0;
 };
 
-
 /// Little-endian encoder into a buffer; with a sink, the buffer is handed to the sink (and
 /// cleared) whenever it passes 8 MiB, and a piece of 8 MiB or more goes to the sink without
 /// being buffered, so a multi-gigabyte snapshot streams to its file in bounded memory.
