@@ -4,8 +4,9 @@
 Sets up a loop device over a /dev/shm file (`losetup --direct-io=on`), fills it, then for each
 case runs ptsuite, fio-peer (io_uring with fio's default completion semantics plus --fixedbufs
 --registerfiles --nonvectored: the fair peer, issue #9) and default fio alternately (rotating
-which goes first; at TC x QD <= 4 also ptsuite with --poll-budget 1000, as its auto budget does
-not poll on a loop device), REPS times each, and prints the median of: IOPS, whole-process CPU per I/O
+which goes first; at TC x QD <= 4 also ptsuite with --poll-budget 1000 (always polling), and with
+--poll-budget 0 (always sleeping), beside its auto budget, which on a loop device measures both
+before each cell and takes the faster), REPS times each, and prints the median of: IOPS, whole-process CPU per I/O
 (user + system from getrusage of the child, i.e. what /usr/bin/time reports: fio's own usr/sys
 % count only its job thread), mean latency, and from the kernel's /proc/diskstats over the
 run: the average requests in flight while busy (delta weighted time / delta io_ticks, so
@@ -76,7 +77,9 @@ def run_ptsuite(ptsuite, target, rw, bs, threads, qd, seconds, confirm, extra=()
                           str(threads), "--oio", str(qd), "--seconds", str(seconds), "--json", *extra])
     j = json.loads(out)
     ios = j["read_ios"] + j["write_ios"]
-    return {"iops": j["iops"], "cpu_us_per_io": cpu / ios * 1e6, "lat_us": j["lat_us"]["mean"]}
+    c = j["completion"]
+    return {"iops": j["iops"], "cpu_us_per_io": cpu / ios * 1e6, "lat_us": j["lat_us"]["mean"],
+            "polled": j["completion_poll_ns"] > 0, "probe": (c["probe_sleep_ns"], c["probe_poll_ns"])}
 
 
 def fio_cmd(target, rw, bs, threads, qd, seconds, peer):
@@ -137,9 +140,11 @@ def main():
             for also in args.also:
                 label, path = also.split("=", 1)
                 tools[label] = (lambda path=path: run_ptsuite(path, loop, rw, bs, threads, qd, args.seconds, backing))
-            if threads * qd <= 4:  # low depth: the auto budget sleeps on a loop device; also show it polling
+            if threads * qd <= 4:  # low depth: the auto budget probes on a loop device; show each way
                 tools["pts-poll"] = lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds,
                                                         backing, ("--poll-budget", "1000"))
+                tools["pts-sleep"] = lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds,
+                                                         backing, ("--poll-budget", "0"))
             runs = {t: [] for t in tools}
             order = list(tools)
             for rep in range(args.reps):  # alternate, rotating which tool goes first
@@ -163,6 +168,11 @@ def main():
                       f" {m['inflight']:8.2f} {m['dev_us']:6.1f} | {ratios}")
             print(f"{name:22} IOPS ratio within each repetition (median, range): " + "; ".join(
                 f"vs {tool} {statistics.median(r):.2f} ({r[0]:.2f}..{r[-1]:.2f})" for tool, r in pairs.items()))
+            probes = [r for r in runs["ptsuite"] if r["probe"][0]]
+            if probes:  # the auto budget's choice on this loop device, run by run
+                print(f"{name:22} ptsuite's auto budget polled in {sum(r['polled'] for r in probes)} of {len(probes)} "
+                      "runs; its probe's median read, sleeping/polling, us: " +
+                      ", ".join(f"{r['probe'][0] / 1e3:.1f}/{r['probe'][1] / 1e3:.1f}" for r in probes))
             sys.stdout.flush()
         load = open("/proc/loadavg").read().split()[:3]
         print(f"load average at the end {' '.join(load)}; ratios are ptsuite / that tool: IOPS and in flight "

@@ -126,7 +126,9 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
             {"reaps", r.completion.reaps},
             {"completions_per_reap", r.completion.completions_per_reap},
             {"poll_busy_seconds", static_cast<double>(r.completion.poll_busy_ns) / 1e9},
-            {"poll_expired", r.completion.poll_expired}}},
+            {"poll_expired", r.completion.poll_expired},
+            {"probe_sleep_ns", r.completion.probe_sleep_ns},
+            {"probe_poll_ns", r.completion.probe_poll_ns}}},
           {"latency_from", r.latency_from},
           {"submission_lat_us", latency_json(r.submission_latency)},
           {"kernel", kernel_json(r.kernel)},
@@ -202,16 +204,16 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 us(r.submission_latency.mean_ns), us(static_cast<double>(r.submission_latency.p99_ns)));
   std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
               r.completion.wait_min, r.completion.completions_per_reap);
+  if (r.completion.probe_sleep_ns)
+    std::printf("  probe    auto poll budget on a device a kernel worker on these CPUs completes: median read "
+                "%.1f us sleeping, %.1f us polling, so the workers %s\n",
+                static_cast<double>(r.completion.probe_sleep_ns) / 1e3,
+                static_cast<double>(r.completion.probe_poll_ns) / 1e3, r.completion_poll_ns ? "poll" : "sleep");
   if (r.completion_poll_ns)
     std::printf("  polling  low-depth mode: workers poll until the completion arrives, up to %.0f us per wait "
                 "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
                 static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
                 static_cast<unsigned long long>(r.completion.poll_expired));
-  else if (s.poll_budget_ns == model::kPollBudgetAuto && s.rate_iops == 0 &&
-           uint64_t{s.threads} * s.queue_depth <= engine::kLowDepthMaxOio && r.kernel &&
-           r.kernel->device.rfind("loop", 0) == 0)
-    std::printf("  polling  off: the auto poll budget does not poll on a loop device (a kernel worker on these CPUs "
-                "completes its I/O; --poll-budget US polls)\n");
   if (r.simulated && r.simulated->host_pages_written)
     std::printf("  flash    write amplification %.3f (%llu NAND pages for %llu host pages, %llu GC copies), %u free superblocks\n",
                 r.simulated->write_amplification, static_cast<unsigned long long>(r.simulated->nand_pages_written),

@@ -28,6 +28,11 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
     r.completion.reaps += w->reaps;
     r.completion.poll_busy_ns += w->poll_busy_ns;
     r.completion.poll_expired += w->poll_expired;
+    r.completion_poll_ns = std::max(r.completion_poll_ns, w->completion_poll_ns);
+    if (w->probe_sleep_ns && !r.completion.probe_sleep_ns) {  // the first worker that probed
+      r.completion.probe_sleep_ns = w->probe_sleep_ns;
+      r.completion.probe_poll_ns = w->probe_poll_ns;
+    }
     if (w->completions_per_second.size() > per_second.size()) per_second.resize(w->completions_per_second.size(), 0);
     for (size_t s = 0; s < w->completions_per_second.size(); ++s) per_second[s] += w->completions_per_second[s];
   }

@@ -103,7 +103,6 @@ class UringEngine final : public IoEngine {
     model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
     last_phase_ = merge_io_phases(stats);  // on core::monotonic_ns(), the clock the workers read
     result.started_wall_ns = wall0;
-    result.completion_poll_ns = plans->front().completion_poll_ns;
     completed_ios_ += result.read_ios + result.write_ios + result.io_errors;
     if (kernel0 && kernel1)
       result.kernel = kernel_delta(block_stat_->device(), *kernel0, *kernel1, block_stat_->in_flight_limit(),

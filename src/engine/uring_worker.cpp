@@ -13,6 +13,7 @@
 #include <ctime>
 
 #include "core/clock.h"
+#include "engine/completion_probe.h"
 #include "engine/io_loop.h"
 #include "engine/rate_pacer.h"
 
@@ -49,6 +50,8 @@ void WorkerStats::reset() {
   reaps = 0;
   poll_busy_ns = 0;
   poll_expired = 0;
+  completion_poll_ns = 0;
+  probe_sleep_ns = probe_poll_ns = 0;
 }
 
 struct UringWorker::Ring {
@@ -169,7 +172,11 @@ void UringWorker::thread_main() {
       control = control_;
       has_cell_ = false;
     }
-    const bool ok = prepare(plan);
+    bool ok = prepare(plan);
+    if (ok) {
+      plan.completion_poll_ns = poll_budget_for(plan);
+      ok = setup_error_.empty();
+    }
     const uint32_t go_seen = control->go.load();
     {
       std::lock_guard<std::mutex> lock(control->mutex);
@@ -260,6 +267,28 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
   stats_.reset();
   ios_done_.store(0, std::memory_order_relaxed);
   return true;
+}
+
+uint64_t UringWorker::poll_budget_for(const WorkerPlan& plan) {
+  stats_.completion_poll_ns = plan.completion_poll_ns;
+  if (!plan.probe_completion_wait || plan.max_block_bytes == 0) return plan.completion_poll_ns;
+  // Probed before every such cell: the answer is the host's, and a host's load changes.
+  Ring& r = *ring_;
+  UringQueue q{&r.ring};
+  // Inside the I/O space: with AR segments its first segment, else the region itself.
+  const bool segmented = !plan.segment_starts.empty();
+  const uint64_t start = segmented ? plan.segment_starts.front() : plan.region_start;
+  const uint64_t span = segmented ? plan.segment_bytes : plan.region_bytes;
+  const CompletionProbe probe =
+      probe_completion_wait(q, r.read_base, plan.max_block_bytes, start, span, plan.seed, model::kAutoPollBudgetNs);
+  if (!probe.ok) {  // a read failed, maybe still in flight: the cell starts on a fresh ring
+    r.close_ring();
+    if (!prepare(plan)) return 0;
+  }
+  stats_.probe_sleep_ns = probe.sleep_median_ns;
+  stats_.probe_poll_ns = probe.poll_median_ns;
+  stats_.completion_poll_ns = probe.ok && probe.poll ? model::kAutoPollBudgetNs : 0;
+  return stats_.completion_poll_ns;
 }
 
 void UringWorker::run_cell(const WorkerPlan& plan, CellControl& control) {

@@ -41,6 +41,10 @@ struct WorkerStats {
   uint64_t reaps = 0;          ///< reap passes that found at least one completion
   uint64_t poll_busy_ns = 0;   ///< time spent polling for completions
   uint64_t poll_expired = 0;   ///< polls that used up their budget
+  uint64_t completion_poll_ns = 0;  ///< the low-depth poll budget this worker ran with (0: slept)
+  /// The completion probe's median read latency sleeping and polling before this cell (0: no
+  /// probe), see engine/completion_probe.h.
+  uint64_t probe_sleep_ns = 0, probe_poll_ns = 0;
   void reset();
 };
 
@@ -82,6 +86,10 @@ class UringWorker {
   struct Ring;  // liburing state, defined in the .cpp
   void thread_main();
   bool prepare(const WorkerPlan& plan);
+  /// The poll budget the cell runs with: plan.completion_poll_ns, or where the plan asks for a
+  /// probe, the auto budget if the probe (run once, before this worker's first such cell)
+  /// found polling faster. Records the probe in stats_.
+  uint64_t poll_budget_for(const WorkerPlan& plan);
   void run_cell(const WorkerPlan& plan, CellControl& control);
   template <class Offsets, class Pacer>
   void loop(const WorkerPlan& plan, CellControl& control, Offsets offsets, Pacer pacer);

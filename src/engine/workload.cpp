@@ -162,13 +162,24 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.seed = spec.seed;
     p.completion_poll_ns =
         completion_poll_ns_for(spec, std::thread::hardware_concurrency(), target.completion_on_host_worker);
+    p.probe_completion_wait =
+        completion_probe_for(spec, std::thread::hardware_concurrency(), target.completion_on_host_worker);
   }
   return plans;
 }
 
+namespace {
+bool low_depth_with_cpus(const model::AccessSpec& spec, unsigned cpus) {
+  return uint64_t{spec.threads} * spec.queue_depth <= kLowDepthMaxOio && spec.rate_iops == 0 && spec.threads < cpus;
+}
+}  // namespace
+
+bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker) {
+  return low_depth_with_cpus(spec, cpus) && spec.poll_budget_ns == model::kPollBudgetAuto && completion_on_host_worker;
+}
+
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker) {
-  const bool low_depth = uint64_t{spec.threads} * spec.queue_depth <= kLowDepthMaxOio && spec.rate_iops == 0;
-  if (!low_depth || spec.threads >= cpus) return 0;
+  if (!low_depth_with_cpus(spec, cpus)) return 0;
   if (spec.poll_budget_ns == model::kPollBudgetAuto) return completion_on_host_worker ? 0 : model::kAutoPollBudgetNs;
   return spec.poll_budget_ns;
 }

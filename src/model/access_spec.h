@@ -27,12 +27,13 @@ struct AccessZone {
 };
 
 /// A poll budget of "auto" (the default, `--poll-budget auto`): the engine polls up to
-/// kAutoPollBudgetNs where completions arrive by interrupt (NVMe, SCSI, virtio), and not at all
-/// on a loop device, whose completions are done by a kernel worker on the host's own CPUs: a
-/// poll there holds the CPU the worker needs or makes it wake an idle one. Measured on a
-/// 2-core VM, 4 KiB randread QD 1 on a loop device over /dev/shm (bench/spec_vs_fio.py, near
-/// idle): sleeping 162.8 k IOPS, polling 1 ms 117.1 k, fio-peer 115.8 k; under load polling
-/// lost by 1.7×. 1 ms covers a NAND read (50–150 µs) and a cached write many times over.
+/// kAutoPollBudgetNs where completions arrive by interrupt (NVMe, SCSI, virtio); on a loop
+/// device, whose completions are done by a kernel worker on the host's own CPUs, a poll may hold
+/// the CPU the worker needs or spare the issuing CPU a wake-up, depending on the host and its
+/// load (measured on 2-core VMs, 4 KiB randread QD 1: polling lost 117.1 k to 162.8 k IOPS one
+/// day and won 55.0 k to 40.2 k another), so each worker measures both before the cell and
+/// polls only if that was faster (engine/completion_probe.h). 1 ms covers a NAND read
+/// (50–150 µs) and a cached write many times over.
 inline constexpr uint64_t kPollBudgetAuto = UINT64_MAX;
 inline constexpr uint64_t kAutoPollBudgetNs = 1'000'000;
 /// The low-depth completion poll budget unless a definition or the operator sets one.

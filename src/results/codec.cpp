@@ -31,7 +31,7 @@ PTS_JSON_DEFINE(KernelCounters, device, read_ios, write_ios, read_merges,
                 weighted_ms, busy_ms, wall_ns, avg_in_flight,
                 mean_device_time_ns, utilization, in_flight_limit, saturated)
 PTS_JSON_DEFINE(CompletionStats, wait_min, reaps, completions_per_reap,
-                poll_busy_ns, poll_expired)
+                poll_busy_ns, poll_expired, probe_sleep_ns, probe_poll_ns)
 PTS_JSON_DEFINE(CellResult, cell_id, spec, started_wall_ns, seconds,
                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                 write_iops, iops, mbps, read_mbps, write_mbps, latency,

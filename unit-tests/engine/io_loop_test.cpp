@@ -5,7 +5,9 @@
 // depth polls until the I/O completes up to the budget and records what polling cost, a
 // paced run on a device made slow on purpose measures from the schedule, write data is
 // unique per write, and the worker's I/O phase runs from its first submission to its last
-// completion.
+// completion. The auto budget's completion probe (engine/completion_probe.h) on the same
+// fake: it polls where a sleeping wait pays a wake-up, sleeps where polling costs more, and
+// reads only, inside the range it was given.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/completion_probe.h"
 #include "engine/io_loop.h"
 
 using namespace pts;
@@ -28,6 +31,10 @@ struct FakeDevice {
   std::function<uint64_t(uint64_t)> latency;
   uint64_t clock = 1'000'000;
   uint64_t poll_step_ns = 1'000;
+  uint64_t wake_ns = 0;  ///< a wait that had to sleep returns this much after the completion
+  int res_override = 0;  ///< nonzero: every completion carries this result (an I/O error)
+  std::vector<uint64_t> offsets;  ///< every prepared I/O's offset
+  uint64_t writes = 0;
   struct Io {
     uint32_t slot;
     uint32_t bytes;
@@ -60,9 +67,13 @@ struct FakeDevice {
     }
     clock = std::max(clock, to);
   }
-  void prep(uint32_t slot, bool is_read, uint8_t* buf, uint32_t bytes, uint64_t) {
+  void prep(uint32_t slot, bool is_read, uint8_t* buf, uint32_t bytes, uint64_t offset) {
     prepared.push_back({slot, bytes, next_index++, 0, 0});
-    if (!is_read) write_buffers_seen.push_back(buf);
+    offsets.push_back(offset);
+    if (!is_read) {
+      write_buffers_seen.push_back(buf);
+      ++writes;
+    }
   }
   void flush() {
     for (Io io : prepared) {
@@ -77,7 +88,7 @@ struct FakeDevice {
     std::stable_sort(inflight.begin(), inflight.end(), [](const Io& a, const Io& b) { return a.done_ns < b.done_ns; });
     size_t n = 0;
     while (n < inflight.size() && inflight[n].done_ns <= clock) {
-      cq.push_back({inflight[n].slot, static_cast<int>(inflight[n].bytes)});
+      cq.push_back({inflight[n].slot, res_override ? res_override : static_cast<int>(inflight[n].bytes)});
       true_latency_sum += inflight[n].done_ns - inflight[n].submit_ns;
       last_done_ns = std::max(last_done_ns, inflight[n].done_ns);
       ++delivered;
@@ -95,11 +106,13 @@ struct FakeDevice {
     flush();
     note_wait();
     deliver_due();
+    const bool sleeps = cq.size() < n && !inflight.empty();
     while (cq.size() < n && !inflight.empty()) {
       advance(std::min_element(inflight.begin(), inflight.end(),
                                [](const Io& a, const Io& b) { return a.done_ns < b.done_ns; })->done_ns);
       deliver_due();
     }
+    if (sleeps) advance(clock + wake_ns);
     return 0;
   }
   int submit_and_wait_timeout(unsigned n, uint64_t ns) {
@@ -346,4 +359,62 @@ TEST(IoLoop, EveryWriteCarriesUniqueData) {
   ASSERT_GT(r.stats.write_ios, 2000u);  // > 8 MiB: past the 4 MiB pool twice
   EXPECT_EQ(total, r.stats.write_ios * 512);
   EXPECT_EQ(words.size(), total) << "some 8-byte word repeats across writes";
+}
+
+TEST(CompletionProbe, PollsWhereASleepingWaitPaysAWakeUp) {
+  // 20 µs reads; a sleeping wait returns 15 µs after the completion (the idle CPU's wake-up),
+  // polling sees it within 1 µs: the probe measures both and chooses to poll.
+  FakeDevice dev;
+  dev.latency = [](uint64_t) { return 20'000ull; };
+  dev.wake_ns = 15'000;
+  std::vector<uint8_t> buf(4096);
+  const CompletionProbe p = probe_completion_wait(dev, buf.data(), 4096, 0, 1ull << 30, 7, 1'000'000);
+  ASSERT_TRUE(p.ok);
+  EXPECT_TRUE(p.poll);
+  EXPECT_EQ(p.reads_each, kProbeRounds * kProbeReadsPerRound);
+  EXPECT_EQ(p.sleep_median_ns, 35'000u);
+  EXPECT_EQ(p.poll_median_ns, 20'000u);
+}
+
+TEST(CompletionProbe, SleepsWherePollingCostsMore) {
+  // No wake-up cost, but each poll takes 30 µs (a CPU shared with the completing worker):
+  // a 20 µs read is seen at 30 µs polling, at 20 µs sleeping.
+  FakeDevice dev;
+  dev.latency = [](uint64_t) { return 20'000ull; };
+  dev.poll_step_ns = 30'000;
+  std::vector<uint8_t> buf(4096);
+  const CompletionProbe p = probe_completion_wait(dev, buf.data(), 4096, 0, 1ull << 30, 7, 1'000'000);
+  ASSERT_TRUE(p.ok);
+  EXPECT_FALSE(p.poll);
+  EXPECT_EQ(p.sleep_median_ns, 20'000u);
+  EXPECT_EQ(p.poll_median_ns, 30'000u);
+}
+
+TEST(CompletionProbe, ReadsOnlyOneAtATimeInsideItsRange) {
+  FakeDevice dev;
+  dev.latency = [](uint64_t) { return 10'000ull; };
+  std::vector<uint8_t> buf(8192);
+  const uint64_t start = 1ull << 20, span = 64 * 8192;
+  const CompletionProbe p = probe_completion_wait(dev, buf.data(), 8192, start, span, 7, 1'000'000);
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(dev.writes, 0u);
+  EXPECT_EQ(dev.offsets.size(), kProbeWarmup + 2 * kProbeRounds * kProbeReadsPerRound);
+  for (uint64_t o : dev.offsets) {
+    EXPECT_GE(o, start);
+    EXPECT_LT(o, start + span);
+    EXPECT_EQ((o - start) % 8192, 0u);
+  }
+  for (const auto& w : dev.waits) EXPECT_LE(w.outstanding, 1u);
+}
+
+TEST(CompletionProbe, AFailedReadEndsTheProbeWithoutAChoice) {
+  FakeDevice dev;
+  dev.latency = [](uint64_t) { return 10'000ull; };
+  dev.wake_ns = 15'000;
+  dev.res_override = -5;  // EIO
+  std::vector<uint8_t> buf(4096);
+  const CompletionProbe p = probe_completion_wait(dev, buf.data(), 4096, 0, 1ull << 30, 7, 1'000'000);
+  EXPECT_FALSE(p.ok);
+  EXPECT_FALSE(p.poll);
+  EXPECT_EQ(dev.offsets.size(), 1u);
 }
