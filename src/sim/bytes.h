@@ -144,6 +144,12 @@ void rle_encode(const uint32_t* words, size_t count, ByteWriter& out);
 /// so the pages they cover are never touched (a fresh drive's 4 GB of state stays unmapped).
 bool rle_decode(ByteReader& in, uint32_t* words, size_t count, bool zeroed = false);
 
+/// Brings the line holding `p` into every cache level for a write. An asm statement, not
+/// __builtin_prefetch: GCC 12 -O2 dropped the builtin where its address came from a loaded
+/// table entry (Ftl::prefetch_old, the map thread's look-ahead: no prefetch instruction left
+/// in the disassembly).
+inline void prefetch_line(const void* p) { asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p))); }
+
 /// A zero-filled array of trivially copyable T in its own anonymous mapping (huge pages
 /// advised), so a 2 GB mapping table costs no copy and no page-by-page faulting overhead.
 template <typename T>

@@ -2,7 +2,10 @@
 #include "sim/drive.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
+#include <thread>
 
 #include "engine/rng.h"
 
@@ -57,8 +60,15 @@ void Drive::erase(uint32_t) {
 
 // --- host commands ----------------------------------------------------------------------
 
+void Drive::begin_write_cell() {
+  if (!map_thread_allowed_ || std::thread::hardware_concurrency() < 2 || !stored_.empty()) return;
+  if (const char* env = std::getenv("PTSUITE_SIM_MAP_THREAD"); env && std::string_view(env) == "0") return;
+  ftl_.begin_pipeline();
+}
+
 uint64_t Drive::submit_read(uint64_t t, uint64_t offset, uint32_t bytes) {
   if (sanitize_.status == 2 && sanitizing()) return kFailed;
+  if (ftl_.pipelined()) [[unlikely]] ftl_.end_pipeline();  // a read needs the whole mapping
   ++counters_.host_read_commands;
   counters_.host_read_bytes += bytes;
   const uint64_t t1 = timing_.command(t, false);
@@ -111,6 +121,7 @@ uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
     for (uint64_t k = 0; k < piece; ++k, ++lpn) {
       const uint64_t lo = std::max(offset, lpn * pb), hi = std::min(end_off, (lpn + 1) * pb);
       if (hi - lo < pb) {  // sub-page write: merge with the old page's other sectors
+        if (ftl_.pipelined()) ftl_.end_pipeline();
         const uint32_t old = ftl_.lookup(lpn);
         if (old != Ftl::kUnmapped) {
           const uint64_t seq = ftl_.unit_seq_of(old);
@@ -121,7 +132,8 @@ uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
         }
       }
       ++open_unit_pages_;
-      const bool had_stored = ftl_.has_stored(lpn);
+      if (!stored_.empty() && ftl_.pipelined()) [[unlikely]] ftl_.end_pipeline();
+      const bool had_stored = !stored_.empty() && ftl_.has_stored(lpn);
       ftl_.write(lpn);
       if (had_stored) [[unlikely]] drop_stored(lpn, lo, hi - lo);
     }

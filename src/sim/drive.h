@@ -64,6 +64,21 @@ class Drive final : public FlashSink {
   void prefetch(uint64_t offset) const { ftl_.prefetch(offset >> geo_.page_shift); }
   /// Then (once that entry is in) warms the validity word of the page it maps to.
   void prefetch_old(uint64_t offset) const { ftl_.prefetch_old(offset >> geo_.page_shift); }
+  /// False while the FTL's map thread owns the mapping (it prefetches its own): the host loop
+  /// then warms nothing. Test it around a batch, not per prefetch: GCC 12 -O2 drops a
+  /// __builtin_prefetch that sits under a condition in an unrolled loop (seen in
+  /// host_loop.cpp's disassembly: no prefetch instruction left).
+  bool warms() const { return !ftl_.pipelined(); }
+
+  /// A cell that only writes is about to run: the FTL hands its mapping updates to its map
+  /// thread (sim/map_thread.h) unless that is off (set_map_thread(false), or the environment's
+  /// PTSUITE_SIM_MAP_THREAD=0), there is one CPU, or blocks hold stored bytes. A read, a
+  /// sub-page write or stored bytes met during the cell end it for the rest of the cell. The
+  /// results are the same either way, bit for bit.
+  void begin_write_cell();
+  /// The cell is over: the FTL is whole again (call before anything reads it).
+  void end_write_cell() { ftl_.end_pipeline(); }
+  void set_map_thread(bool allowed) { map_thread_allowed_ = allowed; }
 
   /// Host idle for `ns` from now(): background GC runs while the flash would start it
   /// before the idle ends.
@@ -120,6 +135,7 @@ class Drive final : public FlashSink {
   uint64_t rmw_ready_ = 0;      ///< when merge reads of the open host unit are done
   uint32_t open_unit_pages_ = 0;///< host pages admitted into the open unit
   bool vwc_enabled_ = true;
+  bool map_thread_allowed_ = true;
   SanitizeState sanitize_;
   DriveCounters counters_;
   std::map<uint64_t, std::vector<uint8_t>> stored_;  ///< sector -> bytes (block access)

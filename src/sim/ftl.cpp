@@ -102,6 +102,33 @@ uint64_t Ftl::append(Frontier& f, bool host) {
 }
 
 bool Ftl::write(uint64_t lpn) {
+  if (pipelined_) {
+    // Opening a superblock may choose a victim, which must see this write's invalidation
+    // first (as the single-thread order has it): that write runs here, on a synced FTL.
+    if (host_.sb < 0 || host_.offset == geo_.sb_pages) {
+      sync();
+      pipelined_ = false;  // and so does any GC it starts: the map thread stays idle
+      const bool stored = write_inline(lpn);
+      settle_bitmap();  // the map thread owns the bitmap again from the next push
+      pipelined_ = true;
+      return stored;
+    }
+    const uint64_t ppn = append(host_, true);
+    p2l_[ppn] = static_cast<uint32_t>(lpn);
+    map_->push_host(lpn, ppn);
+    ++sbs_[host_.sb].valid;
+    ++counters_.host_pages;
+    if (geo_.in_unit(host_.offset) == 0) {
+      const uint64_t seq = next_unit_seq_++;
+      if (sink_) sink_->host_unit(geo_.die_of(ppn), seq);
+    }
+    gc_pace();
+    return false;
+  }
+  return write_inline(lpn);
+}
+
+bool Ftl::write_inline(uint64_t lpn) {
   const uint32_t old = l2p_[lpn];
   bool stored = false;
   if (old) {
@@ -222,12 +249,16 @@ void Ftl::move_victim() {
   radix_sort(lpns, sort_b_, key_bits);
   const size_t n = lpns.size();
   for (size_t i = 0; i < n; ++i) {
-    if (i + kSweepAhead < n) __builtin_prefetch(&l2p_[lpns[i + kSweepAhead]], 1, 3);
+    if (!pipelined_ && i + kSweepAhead < n) __builtin_prefetch(&l2p_[lpns[i + kSweepAhead]], 1, 3);
     const uint32_t lpn = lpns[i];
     const uint64_t np = append(gc_, false);
-    l2p_[lpn] = pack(np) | (l2p_[lpn] & kStored);
     p2l_[np] = lpn;
-    set_valid(np);
+    if (pipelined_) {
+      map_->push_move(lpn, np);
+    } else {
+      l2p_[lpn] = pack(np) | (l2p_[lpn] & kStored);
+      set_valid(np);
+    }
     ++sbs_[gc_.sb].valid;
     if (geo_.in_unit(gc_.offset) == 0) units_.push_back({static_cast<uint32_t>(i), geo_.die_of(np), 0});
   }
@@ -251,7 +282,32 @@ void Ftl::finish_victim() {
   if (free_.size() <= gc_free_) select_victim();
 }
 
+void Ftl::begin_pipeline() {
+  if (!map_) map_ = std::make_unique<MapThread>(l2p_.data(), valid_.data(), geo_);
+  settle_bitmap();  // the map thread owns the bitmap from the first push
+  pipelined_ = true;
+}
+
+void Ftl::end_pipeline() {
+  if (!pipelined_) return;
+  sync();
+  map_->park();
+  pipelined_ = false;
+}
+
+void Ftl::sync() {
+  if (!pipelined_) return;
+  map_->drain();
+  std::vector<uint32_t>& dead = map_->dead();
+  for (uint32_t i = 0; i < dead.size(); ++i) {
+    sbs_[i].valid -= dead[i];
+    dead[i] = 0;
+  }
+  mapped_ += map_->take_mapped_delta();
+}
+
 void Ftl::select_victim() {
+  sync();
   int64_t best = -1;
   for (uint32_t i = 0; i < sbs_.size(); ++i) {
     const Superblock& s = sbs_[i];
@@ -297,6 +353,7 @@ bool Ftl::idle_gc_step() {
 }
 
 void Ftl::reset(bool erase_now) {
+  end_pipeline();
   stale_n_ = 0;  // their bits go with the whole bitmap
   l2p_.zero();
   valid_.zero();

@@ -11,10 +11,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "sim/bytes.h"
 #include "sim/geometry.h"
+#include "sim/map_thread.h"
 
 namespace pts::sim {
 
@@ -63,6 +65,15 @@ class Ftl {
   Ftl(const Geometry& geo, GcPolicy policy, uint32_t gc_free, uint32_t idle_gc_free);
   void set_sink(FlashSink* sink) { sink_ = sink; }
 
+  /// From here on until end_pipeline(), write() hands its mapping update (and GC its
+  /// copies') to the map thread (sim/map_thread.h) and returns at once. Only write(),
+  /// pad_host_unit(), unit_seq_of() and next_unit_seq() may be called meanwhile: no lookups,
+  /// no trims, no stored bytes (the caller checks: a write-only cell of whole pages).
+  void begin_pipeline();
+  /// Waits for the map thread and folds what it counted; the FTL is whole again.
+  void end_pipeline();
+  bool pipelined() const { return pipelined_; }
+
   const Geometry& geometry() const { return geo_; }
 
   /// Brings the mapping entry of `lpn` into the caches before a write or read (the first of
@@ -70,10 +81,12 @@ class Ftl {
   /// in L1 only, where the GC and host traffic between this and its use evict it.
   void prefetch(uint64_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
   /// The second: the validity word of the page `lpn` maps to now (a write clears its bit,
-  /// in the next burst of settle_bitmap(); measured: dropping this prefetch does not help).
+  /// in the next burst of settle_bitmap()).
   /// Reads the mapping entry, so call it once prefetch(lpn) has had time to bring it in.
+  /// (Through prefetch_line: the builtin had been dropped by the compiler here, so an earlier
+  /// "dropping this prefetch does not help" measured nothing.)
   void prefetch_old(uint64_t lpn) const {
-    if (const uint32_t e = l2p_[lpn]) __builtin_prefetch(&valid_[unpack(e) >> 6], 1, 3);
+    if (const uint32_t e = l2p_[lpn]) prefetch_line(&valid_[unpack(e) >> 6]);
   }
   /// Physical page of `lpn` (kUnmapped when never written or deallocated), flag removed.
   uint32_t lookup(uint64_t lpn) const { return unpack(l2p_[lpn]); }
@@ -156,6 +169,10 @@ class Ftl {
   /// the flash work that move owes, in the order the copies would have been made.
   void move_victim();
   void force_gc();
+  /// Pipelined: waits for every update handed to the map thread and folds the valid counts
+  /// and mapped pages it counted, so the whole FTL may be read. No-op otherwise.
+  void sync();
+  bool write_inline(uint64_t lpn);
 
   Geometry geo_;
   GcPolicy policy_;
@@ -194,6 +211,8 @@ class Ftl {
   uint64_t next_unit_seq_ = 0;
   uint64_t mapped_ = 0;
   FtlCounters counters_;
+  std::unique_ptr<MapThread> map_;  ///< made at the first pipelined cell, parked between cells
+  bool pipelined_ = false;
 };
 
 }  // namespace pts::sim

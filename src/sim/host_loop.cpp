@@ -54,10 +54,12 @@ struct Worker {
     Draw* b = ring + at;
     for (uint32_t i = 0; i < kBatch; ++i)
       b[i] = plan->sequential ? engine::draw_io(*plan, rng, sequential) : engine::draw_io(*plan, rng, random);
-    for (uint32_t i = 0; i < kBatch; ++i) drive.prefetch(b[i].offset);
+    if (drive.warms())
+      for (uint32_t i = 0; i < kBatch; ++i) drive.prefetch(b[i].offset);
   }
   void prefetch_old_batch(const Drive& drive, uint32_t at) {
-    for (uint32_t i = 0; i < kBatch; ++i) drive.prefetch_old(ring[at + i].offset);
+    if (drive.warms())
+      for (uint32_t i = 0; i < kBatch; ++i) drive.prefetch_old(ring[at + i].offset);
   }
   void fill(const Drive& drive) {
     draw_batch(drive, 0);
@@ -138,6 +140,17 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
   if (auto ok = check_spec(spec, target); !ok.ok()) return ok.error();
   auto plans = engine::plan_workers(spec, target);
   if (!plans.ok()) return plans.error();
+
+  // A cell that only writes lets the FTL hand its mapping updates to its map thread; the
+  // FTL is whole again when this returns, however it returns.
+  struct WriteCell {
+    Drive& drive;
+    bool on;
+    ~WriteCell() {
+      if (on) drive.end_write_cell();
+    }
+  } write_cell{drive, std::all_of(plans->begin(), plans->end(), [](const auto& p) { return p.read_threshold == 0; })};
+  if (write_cell.on) drive.begin_write_cell();
 
   LoopOutcome out;
   out.t0_ns = drive.now();

@@ -1,0 +1,94 @@
+// sim/map_thread.h — the FTL's mapping updates on a second thread. On a 2 TB drive the
+// mapping table is 2 GB and each host write and each GC copy updates one entry at random
+// (plus, for a host write, the old page's validity bit): about 8·10^9 random memory accesses
+// in 4 drive fills, each a TLB and cache miss. Everything else a write does (placement on the
+// frontier, the reverse map, valid counts of the superblock written, the timing model) needs
+// only the order of the writes, so in a write-only cell the FTL hands the updates to this
+// thread in order and goes on; the valid counts of the superblocks they invalidate, which
+// victim selection reads, are folded in when the FTL drains the thread (before each victim is
+// chosen and at the end of the cell). The thread applies exactly the updates the single-thread
+// FTL would, in the same order, so results and state are the same bit for bit.
+// Ownership: between begin() and drain() the thread alone touches the mapping table and the
+// validity bitmap; after drain() returns it touches nothing until the next push.
+// May use: sim geometry (std only beyond that).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "sim/geometry.h"
+
+namespace pts::sim {
+
+class MapThread {
+ public:
+  static constexpr uint32_t kStored = 0x80000000u;  ///< as Ftl::kStored: kept by a move
+  /// `l2p` holds ppn + 1 per lpn (0: unmapped, kStored flag); `valid` one bit per ppn.
+  MapThread(uint32_t* l2p, uint64_t* valid, const Geometry& geo);
+  ~MapThread();
+  MapThread(const MapThread&) = delete;
+  MapThread& operator=(const MapThread&) = delete;
+
+  /// A host write of `lpn` to `ppn`: the old page (if any) is invalidated (its superblock
+  /// counted in dead(), its bit cleared), the entry set, the new page's bit set.
+  void push_host(uint64_t lpn, uint64_t ppn) { push((uint64_t(ppn + 1) << 32) | lpn); }
+  /// A GC copy of `lpn` to `ppn`: the entry set (its stored flag kept), the new page's bit set.
+  void push_move(uint64_t lpn, uint64_t ppn) { push(kMove | (uint64_t(ppn + 1) << 32) | lpn); }
+  /// Waits until every pushed update is applied and its bitmap bits settled. Then the caller
+  /// may read and write the table and bitmap, and must fold dead() and mapped_delta().
+  void drain();
+  /// Pages invalidated per superblock since the last fold (reset by the caller).
+  std::vector<uint32_t>& dead() { return dead_; }
+  /// Host writes that mapped a page unmapped before, since the last fold.
+  uint64_t take_mapped_delta() {
+    const uint64_t d = mapped_delta_;
+    mapped_delta_ = 0;
+    return d;
+  }
+  /// The cell is over: drains, then the thread sleeps until the next push.
+  void park();
+
+ private:
+  static constexpr uint64_t kMove = uint64_t{1} << 63;
+  static constexpr uint64_t kRing = uint64_t{1} << 20;  ///< entries: a whole victim's moves fit
+  static constexpr uint32_t kPublish = 64;              ///< entries between index publications
+  static constexpr uint32_t kStaleBurst = 64;
+
+  void push(uint64_t e) {
+    if (tail_local_ - head_cached_ == kRing) wait_for_room();
+    ring_[tail_local_ & (kRing - 1)] = e;
+    if (++tail_local_ % kPublish == 0) publish();
+  }
+  void publish();
+  void wait_for_room();
+  void run();
+  void apply(uint64_t e);
+  void settle();
+
+  uint32_t* l2p_;
+  uint64_t* valid_;
+  Geometry geo_;
+  std::unique_ptr<uint64_t[]> ring_;
+  std::vector<uint32_t> dead_;
+  uint64_t mapped_delta_ = 0;
+  uint32_t stale_[kStaleBurst] = {};
+  uint32_t stale_n_ = 0;
+  // Producer side (the FTL's thread).
+  uint64_t tail_local_ = 0, head_cached_ = 0;
+  bool awake_ = false;
+  alignas(64) std::atomic<uint64_t> tail_{0};     ///< entries published
+  alignas(64) std::atomic<uint64_t> head_{0};     ///< entries applied
+  alignas(64) std::atomic<uint64_t> settled_{0};  ///< entries applied and their bits settled
+  std::atomic<bool> parked_{true};
+  std::atomic<bool> exit_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+}  // namespace pts::sim
