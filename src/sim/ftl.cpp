@@ -24,7 +24,6 @@ namespace pts::sim {
 
 namespace {
 
-constexpr size_t kSweepAhead = 32;  ///< mapping entries prefetched ahead in the sorted sweep
 
 /// LSD radix sort of `a` (values below 2^key_bits), `tmp` a buffer; both reused.
 void radix_sort(std::vector<uint32_t>& a, std::vector<uint32_t>& tmp, uint32_t key_bits) {
@@ -248,20 +247,21 @@ void Ftl::move_victim() {
   while (key_bits < 32 && (uint64_t{1} << key_bits) < geo_.user_pages) ++key_bits;
   radix_sort(lpns, sort_b_, key_bits);
   const size_t n = lpns.size();
+  // Placement first, in order; then the mapping entries, a sweep over the table. Pipelined,
+  // the map thread takes the upper half of the sweep (before any host write pushed after
+  // this) and this thread the lower half, at the same time.
+  moved_to_.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    if (!pipelined_ && i + kSweepAhead < n) __builtin_prefetch(&l2p_[lpns[i + kSweepAhead]], 1, 3);
-    const uint32_t lpn = lpns[i];
     const uint64_t np = append(gc_, false);
-    p2l_[np] = lpn;
-    if (pipelined_) {
-      map_->push_move(lpn, np);
-    } else {
-      l2p_[lpn] = pack(np) | (l2p_[lpn] & kStored);
-      set_valid(np);
-    }
+    moved_to_[i] = static_cast<uint32_t>(np);
+    p2l_[np] = lpns[i];
+    set_valid(np);
     ++sbs_[gc_.sb].valid;
     if (geo_.in_unit(gc_.offset) == 0) units_.push_back({static_cast<uint32_t>(i), geo_.die_of(np), 0});
   }
+  const size_t mine = pipelined_ ? n / 2 : n;
+  if (mine < n) map_->push_sweep(lpns.data() + mine, moved_to_.data() + mine, n - mine);
+  MapThread::sweep(l2p_.data(), lpns.data(), moved_to_.data(), mine);
 }
 
 void Ftl::finish_victim() {

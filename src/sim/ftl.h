@@ -73,6 +73,8 @@ class Ftl {
   /// Waits for the map thread and folds what it counted; the FTL is whole again.
   void end_pipeline();
   bool pipelined() const { return pipelined_; }
+  /// Mapping updates handed to the map thread so far (0: it never ran).
+  uint64_t handed_off() const { return map_ ? map_->pushed() : 0; }
 
   const Geometry& geometry() const { return geo_; }
 
@@ -206,6 +208,7 @@ class Ftl {
   uint64_t copied_ = 0;          ///< copies of the victim whose flash work was reported
   uint64_t to_copy_ = 0;         ///< the victim's valid pages at selection
   std::vector<uint32_t> sort_a_, sort_b_;  ///< radix sort buffers (reused)
+  std::vector<uint32_t> moved_to_;         ///< pipelined: each sorted lpn's new page (reused)
   uint64_t credit_ = 0, num_ = 0, den_ = 1;  ///< copies owed: num_/den_ per host page
   uint64_t close_seq_ = 0;
   uint64_t next_unit_seq_ = 0;

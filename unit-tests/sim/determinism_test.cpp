@@ -5,7 +5,9 @@
 // latency histograms, per-second series, byte and I/O counts, end times) and from the
 // drive's saved state (mapping, validity, superblocks, timing, buffer). A speed change to
 // the host loop, the FTL or the timing model must leave both digests as they are; a
-// deliberate model change updates the pinned values and says why in its commit.
+// deliberate model change updates the pinned values and says why in its commit. The FTL's
+// map thread (sim/map_thread.h) takes the write-only cells' mapping updates; without it the
+// sequence gives the same digests.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -73,11 +75,13 @@ SimParams pinned_drive() {
 struct Outcome {
   uint64_t results = 0, state = 0;
   FtlCounters ftl;
+  uint64_t handed_off = 0;  ///< mapping updates the map thread applied
 };
 
-Outcome run_sequence() {
+Outcome run_sequence(bool map_thread = true) {
   const SimParams p = pinned_drive();
   Drive d(p, 42);
+  d.set_map_thread(map_thread);
   Digest results;
   auto cell = [&](const model::AccessSpec& s) {
     const auto r = simtest::run(d, s);
@@ -109,6 +113,7 @@ Outcome run_sequence() {
   o.results = results.h;
   o.state = checksum64(w.bytes().data(), w.bytes().size());
   o.ftl = d.counters().ftl;
+  o.handed_off = d.ftl().handed_off();
   return o;
 }
 
@@ -116,6 +121,42 @@ TEST(SimDeterminism, SameSeedSameResultsBitForBit) {
   const Outcome a = run_sequence(), b = run_sequence();
   EXPECT_EQ(a.results, b.results);
   EXPECT_EQ(a.state, b.state);
+}
+
+TEST(SimDeterminism, TheMapThreadChangesNothing) {
+  const Outcome with = run_sequence(true), without = run_sequence(false);
+  // The write-only cells went through the map thread (every host page of the first, the
+  // sequential and the write-through cells and their GC copies), the others did not.
+  EXPECT_GT(with.handed_off, with.ftl.host_pages / 2);
+  EXPECT_EQ(without.handed_off, 0u);
+  EXPECT_EQ(with.results, without.results);
+  EXPECT_EQ(with.state, without.state);
+  EXPECT_EQ(with.ftl.gc_pages, without.ftl.gc_pages);
+}
+
+TEST(SimDeterminism, ACellThatStopsBeingWriteOnlyEndsTheMapThreadWhereItStands) {
+  // Write-only, but a tenth of the writes are 512 B: the first sub-page write needs the old
+  // page's mapping, so the map thread hands the FTL back mid-cell. Past the cliff first.
+  auto digest = [](bool map_thread, uint64_t* handed) {
+    Drive d(simtest::tiny(), 5);
+    d.set_map_thread(map_thread);
+    Digest g;
+    g.add(simtest::run(d, simtest::spec(0, 4096, 2, 16, 0, 3, 3ull << 30)));
+    auto sub = simtest::spec(0, 4096, 2, 16, 0.5, 4);
+    sub.bs_split = {{512, 10}, {4096, 90}};
+    g.add(simtest::run(d, sub));
+    EXPECT_EQ(d.ftl().check_consistency(), "");
+    ByteWriter w;
+    d.save(w);
+    g.add(checksum64(w.bytes().data(), w.bytes().size()));
+    *handed = d.ftl().handed_off();
+    return g.h;
+  };
+  uint64_t with_handed = 0, without_handed = 0;
+  const uint64_t with = digest(true, &with_handed), without = digest(false, &without_handed);
+  EXPECT_GT(with_handed, 3ull << 30 >> 12);  // the first cell's host pages at least
+  EXPECT_EQ(without_handed, 0u);
+  EXPECT_EQ(with, without);
 }
 
 // Pinned from the model of state format 5 (simgc: a victim's pages move in lpn order when it
