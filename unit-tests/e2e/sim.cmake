@@ -5,3 +5,9 @@ foreach(name sim_run sim_kill_resume sim_bad_input sim_behaviour)
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests-pts/e2e/${name}.sh $<TARGET_FILE:ptsuite>)
   set_tests_properties(e2e_${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
+
+# The machine's random-access floor under the simulator's speed (bench/, not a test):
+# `random_access_floor TABLE_ENTRIES [ACCESSES_PER_THREAD]`; bench/sim_bench.py speed runs it.
+add_executable(random_access_floor ${PROJECT_SOURCE_DIR}/bench/random_access_floor.cpp)
+target_link_libraries(random_access_floor PRIVATE Threads::Threads)
+set_target_properties(random_access_floor PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench)
