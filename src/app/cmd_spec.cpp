@@ -205,8 +205,8 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
   std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
               r.completion.wait_min, r.completion.completions_per_reap);
   if (r.completion.probe_sleep_ns)
-    std::printf("  probe    auto poll budget on a device a kernel worker on these CPUs completes: median read "
-                "%.1f us sleeping, %.1f us polling, so the workers %s\n",
+    std::printf("  probe    auto poll budget: reads at QD 1 took a mean %.1f us sleeping, %.1f us polling, "
+                "so the workers %s\n",
                 static_cast<double>(r.completion.probe_sleep_ns) / 1e3,
                 static_cast<double>(r.completion.probe_poll_ns) / 1e3, r.completion_poll_ns ? "poll" : "sleep");
   if (r.completion_poll_ns)

@@ -1,53 +1,64 @@
-// engine/completion_probe.h — the auto poll budget's measurement on a device whose completions
-// are done by a kernel worker on this host's own CPUs (a loop device). There, whether the
-// issuing thread should poll for a low-depth completion or sleep until it arrives depends on
-// the host and its load, not on the device: polling keeps the issuing vCPU from idling (its
-// wake-up is added to every latency), but it may hold the CPU the completing worker needs.
-// Measured with bench/spec_vs_fio.py, 4 KiB randread QD 1 on a loop device over /dev/shm, on
-// this project's 2-core VMs: polling read 117.1 k IOPS against 162.8 k sleeping one day,
-// 91.3 k against 61.5 k on another, 6.7 k against 39.1 k at load 6-9, 55.0 k against 40.2 k
-// on 2026-12-02. So before each such cell a worker reads a few hundred blocks each way,
-// alternating (about 5 ms at 20 us a read), and polls only where that was faster; the medians
-// and the choice are recorded with the cell. Reads only: the target's bytes are not changed.
+// engine/completion_probe.h — the auto poll budget's measurement. At low depth, whether the
+// issuing thread should poll for a completion or sleep until it arrives depends on the host
+// and its load as much as on the device: polling keeps the issuing CPU from idling (its
+// wake-up is added to every latency), but it may hold a CPU the completion needs (a loop
+// device's kernel worker; under this project's hypervisor, the thread that serves the virtio
+// disk). Measured on this project's 2-core VMs, 4 KiB randread QD 1: on a loop device over
+// /dev/shm polling read 117.1 k IOPS against 162.8 k sleeping one day, 91.3 k against 61.5 k
+// another, 6.7 k against 39.1 k at load 6-9, 47.6 k against 33.0 k on 2026-12-02; on a file
+// on the virtio disk the same day, 117 us mean latency polling against 74-79 us sleeping (fio,
+// which sleeps: 74-78 us). So before a low-depth cell with the auto budget each worker reads
+// at QD 1 both ways, alternating in blocks of 20 ms, and polls (up to 1 ms) only if
+// that was faster; the means and the choice are recorded with the cell. Reads only: the
+// target's bytes are not changed.
 // A template over the io_loop.h Queue concept, so the unit tests drive it on a fake device.
 // May use: engine (std only beyond that).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <vector>
 
 #include "engine/io_loop.h"
 #include "engine/rng.h"
 
 namespace pts::engine {
 
-/// What the probe measured: the median latency of its reads under each wait (0 = no probe).
+/// What the probe measured: the mean latency of its reads under each wait (0 = no probe).
 struct CompletionProbe {
-  uint64_t sleep_median_ns = 0;
-  uint64_t poll_median_ns = 0;
-  uint32_t reads_each = 0;  ///< measured reads per wait (warm-up excluded)
+  uint64_t sleep_mean_ns = 0;
+  uint64_t poll_mean_ns = 0;
+  uint32_t reads_sleeping = 0, reads_polling = 0;  ///< measured reads (warm-up excluded)
   bool poll = false;        ///< polling was faster: the worker polls (up to the budget)
   bool ok = false;          ///< false: a read failed; the worker sleeps
 };
 
-inline constexpr uint32_t kProbeRounds = 8;
-inline constexpr uint32_t kProbeReadsPerRound = 16;
+inline constexpr uint32_t kProbeRounds = 4;
+inline constexpr uint32_t kProbeMinReads = 16;  ///< per block, however long the reads take
 inline constexpr uint32_t kProbeWarmup = 8;
+/// Each block of one wait lasts at least this long, and only its reads after the first
+/// kProbeSettleNs count: the way one waits takes milliseconds to show, and the previous
+/// block's way lingers. On a virtio disk under this project's hypervisor polling read 85 us
+/// against 92 us sleeping in blocks of 16 reads (1.5 ms), but 99-107 us against 59-61 us
+/// (medians) in 50 ms cells and 117 against 70 us sustained (a vCPU that never idles slows
+/// the thread serving the disk); on a loop device, sleeping reads right after a polling block
+/// took 10 us, in a sleeping cell 20.6 us. 4 rounds of 2 x 20 ms: about 160 ms per probe.
+inline constexpr uint64_t kProbeBlockNs = 20'000'000;
+inline constexpr uint64_t kProbeSettleNs = 5'000'000;
 inline constexpr uint64_t kProbeStream = 0x70726f6265ull;  ///< Rng stream no worker uses ("probe")
 
 /// Reads `bytes` at random `bytes`-aligned offsets in [start, start + span) one at a time
-/// (QD 1) from slot 0 into `buf`: kProbeWarmup reads, then kProbeRounds rounds of
-/// kProbeReadsPerRound reads sleeping and as many polling (up to `poll_budget_ns`, then
-/// sleeping), which of the two goes first alternating by round. Latency: submission to reap.
+/// (QD 1) from slot 0 into `buf`: kProbeWarmup reads, then kProbeRounds rounds of a block
+/// sleeping and a block polling (up to `poll_budget_ns`, then sleeping), each block `block_ns`
+/// long and at least kProbeMinReads counted reads after its first `settle_ns`, which of the two
+/// goes first alternating by round. Latency: submission to reap. Polling wins if its mean is
+/// lower.
 template <class Queue>
 CompletionProbe probe_completion_wait(Queue& q, uint8_t* buf, uint32_t bytes, uint64_t start, uint64_t span,
-                                      uint64_t seed, uint64_t poll_budget_ns) {
+                                      uint64_t seed, uint64_t poll_budget_ns, uint64_t block_ns = kProbeBlockNs,
+                                      uint64_t settle_ns = kProbeSettleNs) {
   CompletionProbe out;
   const uint64_t blocks = bytes ? span / bytes : 0;
   if (blocks == 0) return out;
   Rng rng(seed, kProbeStream);
-  std::vector<uint64_t> slept, polled;
   auto one = [&](bool poll) -> int64_t {
     const uint64_t offset = start + rng.below(blocks) * bytes;
     q.prep(0, true, buf, bytes, offset);
@@ -66,23 +77,26 @@ CompletionProbe probe_completion_wait(Queue& q, uint8_t* buf, uint32_t bytes, ui
   };
   for (uint32_t i = 0; i < kProbeWarmup; ++i)
     if (one(false) < 0) return out;
+  uint64_t sum[2] = {0, 0}, count[2] = {0, 0};
   for (uint32_t round = 0; round < kProbeRounds; ++round)
     for (uint32_t half = 0; half < 2; ++half) {
-      const bool poll = (round + half) % 2 == 1;
-      for (uint32_t i = 0; i < kProbeReadsPerRound; ++i) {
-        const int64_t ns = one(poll);
+      const uint32_t poll = (round + half) % 2;
+      const uint64_t t0 = q.now();
+      for (uint32_t counted = 0; counted < kProbeMinReads || q.now() - t0 < block_ns;) {
+        const bool settled = q.now() - t0 >= settle_ns;
+        const int64_t ns = one(poll == 1);
         if (ns < 0) return out;
-        (poll ? polled : slept).push_back(static_cast<uint64_t>(ns));
+        if (!settled) continue;
+        sum[poll] += static_cast<uint64_t>(ns);
+        ++count[poll];
+        ++counted;
       }
     }
-  auto median = [](std::vector<uint64_t>& v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-  };
-  out.reads_each = static_cast<uint32_t>(slept.size());
-  out.sleep_median_ns = median(slept);
-  out.poll_median_ns = median(polled);
-  out.poll = out.poll_median_ns < out.sleep_median_ns;
+  out.reads_sleeping = static_cast<uint32_t>(count[0]);
+  out.reads_polling = static_cast<uint32_t>(count[1]);
+  out.sleep_mean_ns = sum[0] / count[0];
+  out.poll_mean_ns = sum[1] / count[1];
+  out.poll = out.poll_mean_ns < out.sleep_mean_ns;
   out.ok = true;
   return out;
 }

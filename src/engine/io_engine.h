@@ -28,10 +28,6 @@ struct IoTarget {
   uint64_t size_bytes = 0;
   uint32_t logical_block_bytes = 512;
   int fd = -1;
-  /// Completions are done by a kernel worker thread on the host's CPUs (a loop device), not
-  /// by an interrupt: an "auto" poll budget then means a probe of polling against sleeping
-  /// before each low-depth cell (engine/completion_probe.h). Set by the engine.
-  bool completion_on_host_worker = false;
 };
 
 /// Cumulative I/O counters of an engine, read between runs: they prove that nothing reached

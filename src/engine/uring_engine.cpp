@@ -50,7 +50,6 @@ class UringEngine final : public IoEngine {
  public:
   UringEngine(IoTarget target, int fd, bool writable, bool owns_fd)
       : target_(std::move(target)), fd_(fd), writable_(writable), owns_fd_(owns_fd), block_stat_(BlockStatSource::for_fd(fd)) {
-    target_.completion_on_host_worker = block_stat_ && block_stat_->loop();
   }
   ~UringEngine() override {
     workers_.clear();  // joins the threads before the descriptor goes

@@ -272,22 +272,25 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
 uint64_t UringWorker::poll_budget_for(const WorkerPlan& plan) {
   stats_.completion_poll_ns = plan.completion_poll_ns;
   if (!plan.probe_completion_wait || plan.max_block_bytes == 0) return plan.completion_poll_ns;
-  // Probed before every such cell: the answer is the host's, and a host's load changes.
-  Ring& r = *ring_;
-  UringQueue q{&r.ring};
-  // Inside the I/O space: with AR segments its first segment, else the region itself.
-  const bool segmented = !plan.segment_starts.empty();
-  const uint64_t start = segmented ? plan.segment_starts.front() : plan.region_start;
-  const uint64_t span = segmented ? plan.segment_bytes : plan.region_bytes;
-  const CompletionProbe probe =
-      probe_completion_wait(q, r.read_base, plan.max_block_bytes, start, span, plan.seed, model::kAutoPollBudgetNs);
-  if (!probe.ok) {  // a read failed, maybe still in flight: the cell starts on a fresh ring
-    r.close_ring();
-    if (!prepare(plan)) return 0;
+  // The answer is the host's, and a host's load changes: probed again once it is a minute old.
+  if (!probe_ || core::monotonic_ns() - probe_at_ns_ > kProbeValidNs) {
+    Ring& r = *ring_;
+    UringQueue q{&r.ring};
+    // Inside the I/O space: with AR segments its first segment, else the region itself.
+    const bool segmented = !plan.segment_starts.empty();
+    const uint64_t start = segmented ? plan.segment_starts.front() : plan.region_start;
+    const uint64_t span = segmented ? plan.segment_bytes : plan.region_bytes;
+    probe_ = std::make_unique<CompletionProbe>(probe_completion_wait(q, r.read_base, plan.max_block_bytes, start, span,
+                                                                     plan.seed, model::kAutoPollBudgetNs));
+    probe_at_ns_ = core::monotonic_ns();
+    if (!probe_->ok) {  // a read failed, maybe still in flight: the cell starts on a fresh ring
+      r.close_ring();
+      if (!prepare(plan)) return 0;
+    }
   }
-  stats_.probe_sleep_ns = probe.sleep_median_ns;
-  stats_.probe_poll_ns = probe.poll_median_ns;
-  stats_.completion_poll_ns = probe.ok && probe.poll ? model::kAutoPollBudgetNs : 0;
+  stats_.probe_sleep_ns = probe_->sleep_mean_ns;
+  stats_.probe_poll_ns = probe_->poll_mean_ns;
+  stats_.completion_poll_ns = probe_->ok && probe_->poll ? model::kAutoPollBudgetNs : 0;
   return stats_.completion_poll_ns;
 }
 

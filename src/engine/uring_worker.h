@@ -20,6 +20,8 @@
 
 namespace pts::engine {
 
+struct CompletionProbe;  // engine/completion_probe.h
+
 /// What one worker measured in one cell.
 struct WorkerStats {
   LatencyHistogram read_latency;   ///< paced: from each I/O's scheduled release
@@ -42,8 +44,8 @@ struct WorkerStats {
   uint64_t poll_busy_ns = 0;   ///< time spent polling for completions
   uint64_t poll_expired = 0;   ///< polls that used up their budget
   uint64_t completion_poll_ns = 0;  ///< the low-depth poll budget this worker ran with (0: slept)
-  /// The completion probe's median read latency sleeping and polling before this cell (0: no
-  /// probe), see engine/completion_probe.h.
+  /// The completion probe's mean read latency sleeping and polling that this cell's choice
+  /// rests on (0: no probe), see engine/completion_probe.h.
   uint64_t probe_sleep_ns = 0, probe_poll_ns = 0;
   void reset();
 };
@@ -100,6 +102,9 @@ class UringWorker {
   WorkerStats stats_;
   std::string setup_error_;
   std::string ring_flags_;
+  static constexpr uint64_t kProbeValidNs = 60'000'000'000ull;
+  std::unique_ptr<CompletionProbe> probe_;  ///< the last completion probe
+  uint64_t probe_at_ns_ = 0;
   alignas(64) std::atomic<uint64_t> ios_done_{0};
 
   std::mutex mutex_;

@@ -161,9 +161,8 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.rate_iops = spec.rate_iops ? static_cast<double>(spec.rate_iops) / spec.threads : 0.0;
     p.seed = spec.seed;
     p.completion_poll_ns =
-        completion_poll_ns_for(spec, std::thread::hardware_concurrency(), target.completion_on_host_worker);
-    p.probe_completion_wait =
-        completion_probe_for(spec, std::thread::hardware_concurrency(), target.completion_on_host_worker);
+        completion_poll_ns_for(spec, std::thread::hardware_concurrency());
+    p.probe_completion_wait = completion_probe_for(spec, std::thread::hardware_concurrency());
   }
   return plans;
 }
@@ -174,13 +173,12 @@ bool low_depth_with_cpus(const model::AccessSpec& spec, unsigned cpus) {
 }
 }  // namespace
 
-bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker) {
-  return low_depth_with_cpus(spec, cpus) && spec.poll_budget_ns == model::kPollBudgetAuto && completion_on_host_worker;
+bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus) {
+  return low_depth_with_cpus(spec, cpus) && spec.poll_budget_ns == model::kPollBudgetAuto;
 }
 
-uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker) {
-  if (!low_depth_with_cpus(spec, cpus)) return 0;
-  if (spec.poll_budget_ns == model::kPollBudgetAuto) return completion_on_host_worker ? 0 : model::kAutoPollBudgetNs;
+uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {
+  if (!low_depth_with_cpus(spec, cpus) || spec.poll_budget_ns == model::kPollBudgetAuto) return 0;
   return spec.poll_budget_ns;
 }
 

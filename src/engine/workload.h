@@ -71,22 +71,22 @@ struct WorkerPlan {
   /// in io_uring_enter, so the issuing CPU does not go idle between I/Os (an idle CPU's
   /// wake-up, large in VMs, would otherwise be added to every measured latency). 0 = sleep.
   uint64_t completion_poll_ns = 0;
-  /// The auto budget on a device whose completions a host worker does (a loop device): the
-  /// worker measures which wait is faster there before its first such cell
-  /// (engine/completion_probe.h) and polls up to model::kAutoPollBudgetNs only if polling won.
+  /// The auto budget at low depth: the worker measures which wait is faster on this target
+  /// and host before the cell (engine/completion_probe.h) and polls up to
+  /// model::kAutoPollBudgetNs only if polling won.
   bool probe_completion_wait = false;
 };
 
 /// Completion polling budget for a spec: spec.poll_budget_ns when TC×QD ≤ kLowDepthMaxOio,
 /// the spec is unthrottled, and every worker can have a CPU of its own (threads < cpus);
-/// else 0 (workers sleep until a completion arrives). A budget of model::kPollBudgetAuto is
-/// model::kAutoPollBudgetNs, or 0 when `completion_on_host_worker` (a loop device: there the
-/// worker probes, see completion_probe_for).
+/// else 0 (workers sleep until a completion arrives). 0 too for the auto budget
+/// (model::kPollBudgetAuto): there each worker probes, see completion_probe_for.
 inline constexpr uint32_t kLowDepthMaxOio = 4;
-uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker = false);
-/// True where completion_poll_ns_for gives 0 only because the budget is auto on a device whose
-/// completions a host worker does: the worker then measures polling against sleeping.
-bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus, bool completion_on_host_worker);
+uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
+/// True for a low-depth spec (as above) with the auto budget: before the cell each worker
+/// measures polling against sleeping on the target (engine/completion_probe.h) and polls up to
+/// model::kAutoPollBudgetNs only if polling was faster.
+bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a
 /// whole logical block. (With AR segments the I/Os touch only the segments inside it.)

@@ -98,9 +98,9 @@ struct CompletionStats {
   double completions_per_reap = 0; ///< measured batching: completions / reaps
   uint64_t poll_busy_ns = 0;       ///< low depth: time spent polling for completions (CPU it cost)
   uint64_t poll_expired = 0;       ///< polls that used up their budget and then slept
-  /// Auto budget on a loop device: the completion probe's median read latency sleeping and
-  /// polling (engine/completion_probe.h); the worker polled only if polling was faster.
-  /// 0 = no probe.
+  /// Auto budget at low depth: the completion probe's mean read latency sleeping and polling
+  /// (engine/completion_probe.h) that the choice rests on; the workers polled only if polling
+  /// was faster. 0 = no probe.
   uint64_t probe_sleep_ns = 0;
   uint64_t probe_poll_ns = 0;
 };

@@ -371,9 +371,12 @@ TEST(CompletionProbe, PollsWhereASleepingWaitPaysAWakeUp) {
   const CompletionProbe p = probe_completion_wait(dev, buf.data(), 4096, 0, 1ull << 30, 7, 1'000'000);
   ASSERT_TRUE(p.ok);
   EXPECT_TRUE(p.poll);
-  EXPECT_EQ(p.reads_each, kProbeRounds * kProbeReadsPerRound);
-  EXPECT_EQ(p.sleep_median_ns, 35'000u);
-  EXPECT_EQ(p.poll_median_ns, 20'000u);
+  EXPECT_EQ(p.sleep_mean_ns, 35'000u);
+  EXPECT_EQ(p.poll_mean_ns, 20'000u);
+  // Blocks of kProbeBlockNs, the reads after the first kProbeSettleNs counted: 35 µs reads
+  // from 5.005 ms on, 20 µs reads from 5 ms on, each block until 20 ms have passed.
+  EXPECT_EQ(p.reads_sleeping, kProbeRounds * 429);
+  EXPECT_EQ(p.reads_polling, kProbeRounds * 750);
 }
 
 TEST(CompletionProbe, SleepsWherePollingCostsMore) {
@@ -386,8 +389,8 @@ TEST(CompletionProbe, SleepsWherePollingCostsMore) {
   const CompletionProbe p = probe_completion_wait(dev, buf.data(), 4096, 0, 1ull << 30, 7, 1'000'000);
   ASSERT_TRUE(p.ok);
   EXPECT_FALSE(p.poll);
-  EXPECT_EQ(p.sleep_median_ns, 20'000u);
-  EXPECT_EQ(p.poll_median_ns, 30'000u);
+  EXPECT_EQ(p.sleep_mean_ns, 20'000u);
+  EXPECT_EQ(p.poll_mean_ns, 30'000u);
 }
 
 TEST(CompletionProbe, ReadsOnlyOneAtATimeInsideItsRange) {
@@ -395,10 +398,12 @@ TEST(CompletionProbe, ReadsOnlyOneAtATimeInsideItsRange) {
   dev.latency = [](uint64_t) { return 10'000ull; };
   std::vector<uint8_t> buf(8192);
   const uint64_t start = 1ull << 20, span = 64 * 8192;
-  const CompletionProbe p = probe_completion_wait(dev, buf.data(), 8192, start, span, 7, 1'000'000);
+  // Short blocks, no settling: each holds its minimum of reads.
+  const CompletionProbe p = probe_completion_wait(dev, buf.data(), 8192, start, span, 7, 1'000'000, 1, 0);
   ASSERT_TRUE(p.ok);
   EXPECT_EQ(dev.writes, 0u);
-  EXPECT_EQ(dev.offsets.size(), kProbeWarmup + 2 * kProbeRounds * kProbeReadsPerRound);
+  EXPECT_EQ(p.reads_sleeping, kProbeRounds * kProbeMinReads);
+  EXPECT_EQ(dev.offsets.size(), kProbeWarmup + 2 * kProbeRounds * kProbeMinReads);
   for (uint64_t o : dev.offsets) {
     EXPECT_GE(o, start);
     EXPECT_LT(o, start + span);

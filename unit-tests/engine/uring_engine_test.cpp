@@ -226,9 +226,21 @@ TEST_F(UringEngineTest, LowDepthPollingIsRecordedAndResultsStayWhole) {
   const unsigned cpus = std::thread::hardware_concurrency();
   auto low = spec_of(70, 1, 0.3);
   const auto r = run(low);
-  EXPECT_EQ(r.completion_poll_ns, engine::completion_poll_ns_for(low, cpus));
+  if (cpus > 1) {  // the auto budget: the probe measured both waits and chose the faster
+    EXPECT_GT(r.completion.probe_sleep_ns, 0u);
+    EXPECT_GT(r.completion.probe_poll_ns, 0u);
+    EXPECT_EQ(r.completion_poll_ns,
+              r.completion.probe_poll_ns < r.completion.probe_sleep_ns ? model::kAutoPollBudgetNs : 0u);
+  } else {
+    EXPECT_EQ(r.completion_poll_ns, 0u);
+  }
+  auto fixed = spec_of(70, 1, 0.2);
+  fixed.poll_budget_ns = 200'000;  // an explicit budget: no probe
+  const auto f = run(fixed);
+  EXPECT_EQ(f.completion_poll_ns, engine::completion_poll_ns_for(fixed, cpus));
+  EXPECT_EQ(f.completion.probe_sleep_ns, 0u);
   if (cpus > 1) {
-    EXPECT_GT(r.completion_poll_ns, 0u);
+    EXPECT_EQ(f.completion_poll_ns, 200'000u);
   }
   EXPECT_EQ(r.io_errors, 0u) << r.error;
   EXPECT_EQ(r.latency.samples, r.read_ios + r.write_ios);

@@ -175,15 +175,12 @@ TEST(CompletionPolling, OnlyAtLowDepthUnthrottledWithACpuPerWorker) {
   s.threads = 1;
   s.queue_depth = 1;
   EXPECT_EQ(s.poll_budget_ns, model::kPollBudgetAuto);  // the default: by the target
-  EXPECT_EQ(completion_poll_ns_for(s, 2), model::kAutoPollBudgetNs);
-  EXPECT_EQ(completion_poll_ns_for(s, 2, /*completion_on_host_worker=*/true), 0u);  // a loop device: it probes
-  EXPECT_TRUE(engine::completion_probe_for(s, 2, true));
-  EXPECT_FALSE(engine::completion_probe_for(s, 2, false));  // NVMe: polls, no probe
-  EXPECT_FALSE(engine::completion_probe_for(s, 1, true));   // no spare CPU: sleeps, no probe
+  EXPECT_EQ(completion_poll_ns_for(s, 2), 0u);  // auto: the worker probes, then decides
+  EXPECT_TRUE(engine::completion_probe_for(s, 2));
+  EXPECT_FALSE(engine::completion_probe_for(s, 1));  // no spare CPU: sleeps, no probe
   s.poll_budget_ns = 250'000;  // the definition's or the operator's budget
   EXPECT_EQ(completion_poll_ns_for(s, 2), 250'000u);
-  EXPECT_EQ(completion_poll_ns_for(s, 2, true), 250'000u);  // an explicit budget polls on a loop device too
-  EXPECT_FALSE(engine::completion_probe_for(s, 2, true));    // ... and is not second-guessed
+  EXPECT_FALSE(engine::completion_probe_for(s, 2));  // ... is not second-guessed
   s.queue_depth = kLowDepthMaxOio;
   EXPECT_EQ(completion_poll_ns_for(s, 2), 250'000u);
   s.queue_depth = kLowDepthMaxOio + 1;
