@@ -171,7 +171,7 @@ def main():
             probes = [r for r in runs["ptsuite"] if r["probe"][0]]
             if probes:  # the auto budget's choice on this loop device, run by run
                 print(f"{name:22} ptsuite's auto budget polled in {sum(r['polled'] for r in probes)} of {len(probes)} "
-                      "runs; its probe's median read, sleeping/polling, us: " +
+                      "runs; its probe's mean read, sleeping/polling, us: " +
                       ", ".join(f"{r['probe'][0] / 1e3:.1f}/{r['probe'][1] / 1e3:.1f}" for r in probes))
             sys.stdout.flush()
         load = open("/proc/loadavg").read().split()[:3]

@@ -26,13 +26,12 @@ struct AccessZone {
   double range_pct = 0;    ///< share of the ActiveRange, percent (all zones sum to 100)
 };
 
-/// A poll budget of "auto" (the default, `--poll-budget auto`): the engine polls up to
-/// kAutoPollBudgetNs where completions arrive by interrupt (NVMe, SCSI, virtio); on a loop
-/// device, whose completions are done by a kernel worker on the host's own CPUs, a poll may hold
-/// the CPU the worker needs or spare the issuing CPU a wake-up, depending on the host and its
-/// load (measured on 2-core VMs, 4 KiB randread QD 1: polling lost 117.1 k to 162.8 k IOPS one
-/// day and won 55.0 k to 40.2 k another), so each worker measures both before the cell and
-/// polls only if that was faster (engine/completion_probe.h). 1 ms covers a NAND read
+/// A poll budget of "auto" (the default, `--poll-budget auto`): before a low-depth cell each
+/// worker measures polling (up to kAutoPollBudgetNs) against sleeping on the target and polls
+/// only if that was faster (engine/completion_probe.h): which one wins depends on the host and
+/// its load as much as on the device (on this project's VMs, 4 KiB randread QD 1: on a loop
+/// device polling lost 117.1 k to 162.8 k IOPS one day and won 78.1 k to 55.7 k another; on a
+/// file on the virtio disk it read 117 us against 74-79 us sleeping). 1 ms covers a NAND read
 /// (50–150 µs) and a cached write many times over.
 inline constexpr uint64_t kPollBudgetAuto = UINT64_MAX;
 inline constexpr uint64_t kAutoPollBudgetNs = 1'000'000;
