@@ -115,16 +115,20 @@ bool Ftl::write(uint64_t lpn) {
     const uint64_t ppn = append(host_, true);
     p2l_[ppn] = static_cast<uint32_t>(lpn);
     map_->push_host(lpn, ppn);
-    ++sbs_[host_.sb].valid;
-    ++counters_.host_pages;
-    if (geo_.in_unit(host_.offset) == 0) {
-      const uint64_t seq = next_unit_seq_++;
-      if (sink_) sink_->host_unit(geo_.die_of(ppn), seq);
-    }
-    gc_pace();
+    host_placed(ppn);
     return false;
   }
   return write_inline(lpn);
+}
+
+void Ftl::host_placed(uint64_t ppn) {
+  ++sbs_[host_.sb].valid;
+  ++counters_.host_pages;
+  if (geo_.in_unit(host_.offset) == 0) {
+    const uint64_t seq = next_unit_seq_++;
+    if (sink_) sink_->host_unit(geo_.die_of(ppn), seq);
+  }
+  gc_pace();
 }
 
 bool Ftl::write_inline(uint64_t lpn) {
@@ -140,13 +144,7 @@ bool Ftl::write_inline(uint64_t lpn) {
   l2p_[lpn] = pack(ppn);
   p2l_[ppn] = static_cast<uint32_t>(lpn);
   set_valid(ppn);
-  ++sbs_[host_.sb].valid;
-  ++counters_.host_pages;
-  if (geo_.in_unit(host_.offset) == 0) {
-    const uint64_t seq = next_unit_seq_++;
-    if (sink_) sink_->host_unit(geo_.die_of(ppn), seq);
-  }
-  gc_pace();
+  host_placed(ppn);
   return stored;
 }
 

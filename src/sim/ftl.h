@@ -175,6 +175,9 @@ class Ftl {
   /// and mapped pages it counted, so the whole FTL may be read. No-op otherwise.
   void sync();
   bool write_inline(uint64_t lpn);
+  /// A host page was placed at `ppn` on the host frontier: its superblock's count, the
+  /// program unit it may complete, the GC copies it owes.
+  void host_placed(uint64_t ppn);
 
   Geometry geo_;
   GcPolicy policy_;
