@@ -110,7 +110,6 @@ std::optional<BlockStatSource> BlockStatSource::for_dev(unsigned major, unsigned
     if (e.is_directory()) ++hw_queues;
   if (hw_queues == 0) hw_queues = 1;  // single-queue (or no mq/ in sysfs): one queue of nr_requests
   src.in_flight_limit_ = static_cast<uint32_t>(std::min<uint64_t>(tags * hw_queues, UINT32_MAX));
-  src.loop_ = fs::is_directory(disk / "loop", ec);
   return src;
 }
 

@@ -47,15 +47,11 @@ class BlockStatSource {
   const std::string& device() const { return device_; }
   /// queue/nr_requests × hardware queues (of the disk, for a partition); 0 when unknown.
   uint32_t in_flight_limit() const { return in_flight_limit_; }
-  /// The disk is a loop device (sysfs has its loop/ directory): its I/O is done by a kernel
-  /// worker thread on the host's CPUs.
-  bool loop() const { return loop_; }
 
  private:
   std::string stat_path_;
   std::string device_;
   uint32_t in_flight_limit_ = 0;
-  bool loop_ = false;
 };
 
 }  // namespace pts::engine

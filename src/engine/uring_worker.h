@@ -89,8 +89,8 @@ class UringWorker {
   void thread_main();
   bool prepare(const WorkerPlan& plan);
   /// The poll budget the cell runs with: plan.completion_poll_ns, or where the plan asks for a
-  /// probe, the auto budget if the probe (run once, before this worker's first such cell)
-  /// found polling faster. Records the probe in stats_.
+  /// probe, the auto budget if the probe (run before the cell when the last is over a minute
+  /// old) found polling faster. Records the probe in stats_.
   uint64_t poll_budget_for(const WorkerPlan& plan);
   void run_cell(const WorkerPlan& plan, CellControl& control);
   template <class Offsets, class Pacer>

@@ -1,9 +1,10 @@
 // sim/map_thread.cpp — see map_thread.h. A single-producer single-consumer ring of 64-bit
-// entries (ppn + 1 above, lpn below, the top bit for a GC move); each side publishes its index
-// every kPublish entries, so the two cores do not trade the index lines per entry. The thread
-// reads ahead in the ring: it prefetches the mapping entry 32 updates ahead and, 16 ahead,
-// the validity word of the page that entry maps to now (a host write clears that bit), so
-// many misses are in flight at once. It spins while a cell runs and sleeps between cells.
+// entries (a host write's ppn + 1 above, lpn below; the top bit alone marks a GC sweep, whose
+// moves are in arrays the FTL hands over); each side publishes its index every kPublish
+// entries, so the two cores do not trade the index lines per entry. The thread reads ahead in
+// the ring: it prefetches the mapping entry 32 updates ahead and, 16 ahead, the validity word
+// of the page that entry maps to now (a host write clears that bit), so many misses are in
+// flight at once. It spins while a cell runs and sleeps between cells.
 #include "sim/map_thread.h"
 
 #include <immintrin.h>

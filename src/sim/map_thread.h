@@ -63,8 +63,8 @@ class MapThread {
   uint64_t pushed() const { return tail_local_; }
 
  private:
-  static constexpr uint64_t kMove = uint64_t{1} << 63;
-  static constexpr uint64_t kSweepMarker = kMove;  ///< run sweep_ (a move to ppn + 1 = 0: no real entry)
+  /// Run sweep_: the top bit (no host entry has it: ppn + 1 < 2^31), lpn 0, ppn + 1 = 0.
+  static constexpr uint64_t kSweepMarker = uint64_t{1} << 63;
   static constexpr uint64_t kRing = uint64_t{1} << 20;  ///< entries: a whole victim's moves fit
   static constexpr uint32_t kPublish = 64;              ///< entries between index publications
   static constexpr uint32_t kStaleBurst = 64;
