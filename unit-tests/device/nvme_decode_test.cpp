@@ -1,5 +1,5 @@
 // Identity decoding from stored Identify / SMART dumps of QEMU 7.2's NVMe controller
-// (unit-tests/golden/device, captured in the tests-vm guest with `nvme id-ctrl -b`).
+// (unit-tests/golden/device, captured in the unit-tests/e2e/vm guest with `nvme id-ctrl -b`).
 #include <gtest/gtest.h>
 
 #include "device/nvme_decode.h"

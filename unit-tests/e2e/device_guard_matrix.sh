@@ -13,7 +13,7 @@
 # (the partition case, where ptsuite cannot start a run, gets a copy of one whose device path
 # is rewritten). Controls show the md5 check can see writes: a clean device is written, and
 # --force-signatures writes over the ext4 signature (recorded as a deviation). dm-linear holders
-# are checked in the QEMU guest (tests-vm/guest-device.sh). Skips (77) when not root.
+# are checked in the QEMU guest (unit-tests/e2e/vm/guest-device.sh). Skips (77) when not root.
 set -u
 P=$1
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (loop devices, mount, unshare)"; exit 77; }

@@ -92,7 +92,7 @@ TEST(SimBehaviour, WriteCellsFallOverTheRoundsReadCellsDoNot) {
   // clean; once GC must copy, the cells with writes fall. The 0/100 cell of Round 1 runs in
   // the dip right after the cliff (GC's first victims are the sequential, nearly all-valid
   // superblocks) and climbs back a little towards its steady level, so the check is on the
-  // cells' mean, as tests-pts/e2e/sim_behaviour.sh checks the full-length run. The read cell
+  // cells' mean, as unit-tests/e2e/sim_behaviour.sh checks the full-length run. The read cell
   // holds: a 4 KiB random read costs one page read whatever the layout (each cell after a
   // write cell starts behind the flash work still queued from it: a few % of 10 s).
   auto p = simtest::tiny();

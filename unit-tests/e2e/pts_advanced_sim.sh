@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_advanced_sim.sh PTSUITE [TEST...] — the advanced tests' behaviour on the
+# unit-tests/e2e/pts_advanced_sim.sh PTSUITE [TEST...] — the advanced tests' behaviour on the
 # simulated drive (issue #11 "Show"), in virtual time, judged from run.json by this script's own
 # arithmetic (never by ptsuite):
 #   wsat   full length on sim:demo (stops at 4 x capacity or 24 h): an FOB plateau, a cliff, and a
@@ -13,7 +13,7 @@
 # HIR's audit needs the engine's I/O counters around every idle (IoEngine::counters()): the sim
 # engine must publish them (its completed I/Os), or the audit rightly says the idle is unproven.
 # Long (minutes of CPU): kept out of ctest and CI (which run pts_advanced.sh, seconds each); run by hand:
-#   bash tests-pts/e2e/pts_advanced_sim.sh build/ptsuite [wsat hir xsr dirth]
+#   bash unit-tests/e2e/pts_advanced_sim.sh build/ptsuite [wsat hir xsr dirth]
 set -euo pipefail
 PTSUITE=${1:?usage: $0 PTSUITE [TEST...]}
 shift
@@ -125,7 +125,7 @@ if command -v soffice >/dev/null && command -v pdftotext >/dev/null; then
   timeout 600 soffice --headless --norestore "-env:UserInstallation=file://$WORK/lo-profile" \
     --convert-to pdf --outdir "$WORK/pdf" "${BOOKS[@]}" >"$WORK/soffice.log" 2>&1 || fail "soffice: $(cat "$WORK/soffice.log")"
   for k in "${!BOOKS[@]}"; do
-    /usr/bin/python3 "$HERE/../../unit-tests/report/check_pdf.py" "${BOOKS[$k]}" \
+    /usr/bin/python3 "$HERE/../report/check_pdf.py" "${BOOKS[$k]}" \
       "$WORK/pdf/$(basename "${BOOKS[$k]}" .xlsx).pdf" "${SERIALS[$k]}" || fail "$(basename "${BOOKS[$k]}"): pages"
   done
 else

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests-pts/e2e/blockstat_sampler.py DEV OUT — samples the kernel's block-layer counters of
+"""unit-tests/e2e/blockstat_sampler.py DEV OUT — samples the kernel's block-layer counters of
 DEV (/sys/block/<name>/stat) about every millisecond until SIGTERM, one line per sample:
 "wall_ns reads writes in_flight". An observer independent of ptsuite: the HIR audit checks
 that no I/O completed while ptsuite said the host was idle, and that I/O flowed without a

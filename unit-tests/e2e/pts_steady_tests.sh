@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_steady_tests.sh PTSUITE — IOPS (all 56 cells on a loop device), Throughput
+# unit-tests/e2e/pts_steady_tests.sh PTSUITE — IOPS (all 56 cells on a loop device), Throughput
 # and Latency run to the end with tiny cells on a small target; each run directory is audited
 # against its journal (check_run.py, independent of ptsuite: every cell of every round, verdicts, window averages).
 source "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_advanced.sh PTSUITE [TEST...] — WSAT, HIR, XSR, DIRTH and ECW run to the
+# unit-tests/e2e/pts_advanced.sh PTSUITE [TEST...] — WSAT, HIR, XSR, DIRTH and ECW run to the
 # end on a small loop device, scaled down (--time-scale, tiny cells, and scaled copies of the
 # definitions where a count or the TC × QD grid must shrink: every change is a recorded
 # deviation). Each run directory is audited by advanced_audit.py in its own arithmetic; HIR's
@@ -11,7 +11,7 @@ shift
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(wsat hir xsr dirth ecw)
 make_target 64M
-DEFS=$(cd "$HERE/.." && pwd)
+DEFS=$(cd "$HERE/../../tests-pts" && pwd)
 common=(--cell-seconds 0.02 --max-rounds 5 --quiet)
 
 # scaled DEF KEY VALUE...: a copy of tests-pts/DEF.toml with KEY = VALUE lines replaced.
@@ -82,7 +82,7 @@ if command -v soffice >/dev/null && command -v pdftotext >/dev/null; then
     --convert-to pdf --outdir "$WORK/pdf" "${BOOKS[@]}" >"$WORK/soffice.log" 2>&1 || fail "soffice: $(cat "$WORK/soffice.log")"
   for k in "${!BOOKS[@]}"; do
     pdf=$WORK/pdf/$(basename "${BOOKS[$k]}" .xlsx).pdf
-    /usr/bin/python3 "$HERE/../../unit-tests/report/check_pdf.py" "${BOOKS[$k]}" "$pdf" "${SERIALS[$k]}" ||
+    /usr/bin/python3 "$HERE/../report/check_pdf.py" "${BOOKS[$k]}" "$pdf" "${SERIALS[$k]}" ||
       fail "$(basename "${BOOKS[$k]}"): LibreOffice pages do not follow the workbook"
   done
 elif [ -n "${CI:-}" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_kill_resume.sh PTSUITE — kill -9 in the middle of a run, then `resume`
+# unit-tests/e2e/pts_kill_resume.sh PTSUITE — kill -9 in the middle of a run, then `resume`
 # completes it (one resume-gap deviation, every cell of every round once); Ctrl-C stops after
 # the current cell with exit 130 and a valid partial run.json, and `resume` completes that too.
 source "$(dirname "$0")/lib.sh"

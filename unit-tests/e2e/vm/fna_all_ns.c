@@ -1,4 +1,4 @@
-/* tests-vm/fna_all_ns.c — an LD_PRELOAD shim for the QEMU guest only: it makes QEMU 7.2's
+/* unit-tests/e2e/vm/fna_all_ns.c — an LD_PRELOAD shim for the QEMU guest only: it makes QEMU 7.2's
  * emulated controller behave like a drive whose Format NVM applies to every namespace (FNA
  * bit 0 set, as many multi-namespace drives report). QEMU has no option for FNA, so:
  *  - Identify Controller (CNS 01h) comes back with FNA bit 0 set;

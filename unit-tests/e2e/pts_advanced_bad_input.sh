@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_advanced_bad_input.sh PTSUITE — the advanced tests' bad input (issue #11):
+# unit-tests/e2e/pts_advanced_bad_input.sh PTSUITE — the advanced tests' bad input (issue #11):
 # a negative wait state, a bs_split not summing to 100, zone shares not summing to 100, a
 # TC × QD grid larger than the target supports, an ART ceiling <= 0 (in the file and as
 # --art-ceiling). Each is refused with exit 2 and a message naming file:line or the option,
 # with consent given (so only the input stops it), before any device I/O: the target's bytes
 # are unchanged and no run directory is made.
 source "$(dirname "$0")/lib.sh"
-DEFS=$(cd "$HERE/.." && pwd)
+DEFS=$(cd "$HERE/../../tests-pts" && pwd)
 make_target 32M
 dd if=/dev/urandom of="$TARGET" bs=1M count=32 conv=fsync status=none
 before=$(sha256sum <"$TARGET")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# guest-device.sh — run by tests-vm/run-nvme-vm.sh inside the QEMU guest (busybox ash, root):
+# guest-device.sh — run by unit-tests/e2e/vm/run-nvme-vm.sh inside the QEMU guest (busybox ash, root):
 # ptsuite's device layer against a real Linux NVMe driver and QEMU's emulated controller.
 # Checks: `info` agrees with nvme-cli (model, serial, firmware, capacity, LBA size) through
 # the namespace, controller and generic nodes; the guard refuses the mounted namespace (purge,

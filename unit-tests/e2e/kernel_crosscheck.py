@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests-pts/e2e/kernel_crosscheck.py RUNDIR — audits run.json's kernel cross-check with its own
+"""unit-tests/e2e/kernel_crosscheck.py RUNDIR — audits run.json's kernel cross-check with its own
 arithmetic (not ptsuite's): every cell of every Round, and WIPC, of a run on a block device
 holds the kernel's counters; the engine's I/O count (read_ios + write_ios) and the kernel's
 (host_ios: completed requests + merges, as the host issued them) differ by at most 1 %, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/sim_run.sh PTSUITE — the IOPS test on a simulated drive (tiny profile, 5 s
+# unit-tests/e2e/sim_run.sh PTSUITE — the IOPS test on a simulated drive (tiny profile, 5 s
 # virtual cells) reaches steady state and passes the run audit; the record says the drive is
 # simulated and its times virtual; 100 % read cells hold steady while write cells carry write
 # amplification; `info` and a second run see the same drive (serial, wear, power-on time).

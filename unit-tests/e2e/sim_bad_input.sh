@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/sim_bad_input.sh PTSUITE — bad simulated-drive input: unknown profile or
+# unit-tests/e2e/sim_bad_input.sh PTSUITE — bad simulated-drive input: unknown profile or
 # parameter, op <= 0, a capacity that is not a multiple of the page, a state file of another
 # profile, of a newer format or corrupted: one clear message, exit 2, the state file untouched.
 # A state file locked by another process is refused by the guard (exit 3).

@@ -1,4 +1,4 @@
-"""tests-pts/e2e/histogram_audit.py — recomputes a Measurement Window's latency percentiles from
+"""unit-tests/e2e/histogram_audit.py — recomputes a Measurement Window's latency percentiles from
 the per-cell histograms stored in run.json, in its own Python arithmetic, from the bucket
 scheme written in the record (docs/run-record.md, "LatencyHistogram"), and compares them with
 the window results ptsuite stored. Used by check_run.py; no ptsuite code is involved.

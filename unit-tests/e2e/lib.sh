@@ -1,4 +1,4 @@
-# tests-pts/e2e/lib.sh — shared set-up for the `ptsuite run` end-to-end scripts: a scratch
+# unit-tests/e2e/lib.sh — shared set-up for the `ptsuite run` end-to-end scripts: a scratch
 # directory, a target (a 512-byte-sector loop device when root and losetup allow it, else a
 # file), what --confirm takes for it (`info --json` confirm_with: a loop device is confirmed
 # with its backing file, never with its made-up LOOP-… serial), and cleanup. Sourced, not run.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests-pts/e2e/check_run.py — an independent audit of a finished ptsuite run directory.
+"""unit-tests/e2e/check_run.py — an independent audit of a finished ptsuite run directory.
 
 usage: check_run.py RUNDIR [--cells N] [--resumed] [--resumes N] [--failed-cells N] [--repurged]
        (an older first argument PTSUITE is accepted and ignored: nothing here runs ptsuite)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/sim_kill_resume.sh PTSUITE — kill -9 in the middle of a run on a simulated
+# unit-tests/e2e/sim_kill_resume.sh PTSUITE — kill -9 in the middle of a run on a simulated
 # drive, then `resume`: the drive comes back as its last checkpoint (the cell in flight was
 # never journaled and is run again), and the completed record equals, cell for cell, the
 # record of an uninterrupted run with the same seed on a copy of the same drive.

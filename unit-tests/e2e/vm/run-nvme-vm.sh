@@ -3,12 +3,12 @@
 # NVMe controller: boots Debian's stock kernel under QEMU (TCG, no KVM needed) with ptsuite
 # and nvme-cli in a busybox initramfs, and exits with the guest script's status.
 #
-# Usage: tests-vm/run-nvme-vm.sh PTSUITE_BINARY GUEST_SCRIPT
+# Usage: unit-tests/e2e/vm/run-nvme-vm.sh PTSUITE_BINARY GUEST_SCRIPT
 #
 # The guest script runs under busybox sh (ash) as root, in /, with PATH holding ptsuite,
 # nvme and the busybox applets, and NVME_CTRL=/dev/nvme0 NVME_NS=/dev/nvme0n1
 # NVME_NG=/dev/ng0n1 PTS_VM_SERIAL=<the controller's serial>. Its stdout is the console.
-# /usr/lib/ptsvm-fna-all-ns.so (tests-vm/fna_all_ns.c) is there to LD_PRELOAD: with it the
+# /usr/lib/ptsvm-fna-all-ns.so (unit-tests/e2e/vm/fna_all_ns.c) is there to LD_PRELOAD: with it the
 # controller reports, and behaves as, a Format NVM that covers every namespace.
 # The project's tests-pts/ is installed at /usr/share/ptsuite/tests-pts for `ptsuite run`.
 # The controller (in an NVM subsystem, so the kernel uses its multipath naming) has namespace
@@ -120,16 +120,16 @@ copy_with_libs "$PTSUITE"
 copy_with_libs "$(command -v nvme)"
 copy_with_libs "$(command -v dmsetup)"
 # The shim that makes QEMU's controller format every namespace at once (FNA bit 0), for the
-# two-namespace guard case (tests-vm/fna_all_ns.c); LD_PRELOAD'ed around ptsuite only.
+# two-namespace guard case (unit-tests/e2e/vm/fna_all_ns.c); LD_PRELOAD'ed around ptsuite only.
 HERE_VM=$(dirname "$(readlink -f "$0")")
 cc -shared -fPIC -O2 -o "$ROOT/usr/lib/ptsvm-fna-all-ns.so" "$HERE_VM/fna_all_ns.c" ||
-  die "cannot build tests-vm/fna_all_ns.c"
+  die "cannot build unit-tests/e2e/vm/fna_all_ns.c"
 cp "$GUEST" "$ROOT/guest.sh"
 # The test definitions, where ptsuite looks for them on an installed system.
 HERE=$(dirname "$(readlink -f "$0")")
-if [[ -d $HERE/../tests-pts ]]; then
+if [[ -d $HERE/../../../tests-pts ]]; then
   mkdir -p "$ROOT/usr/share/ptsuite"
-  cp -r "$HERE/../tests-pts" "$ROOT/usr/share/ptsuite/tests-pts"
+  cp -r "$HERE/../../../tests-pts" "$ROOT/usr/share/ptsuite/tests-pts"
 fi
 
 MODDIR=lib/modules/$KVER

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/sim_behaviour.sh PTSUITE — what PTS exists to measure, shown on the simulated
+# unit-tests/e2e/sim_behaviour.sh PTSUITE — what PTS exists to measure, shown on the simulated
 # drive through the command line: (1) from FOB, sustained 4 KiB random writes (`spec`, tiny
 # profile) show a plateau, a cliff after about one drive fill and a lower steady plateau;
 # (2) the README's main command — `ptsuite run iops` without TARGET: the full-length IOPS test

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_bad_input.sh PTSUITE — `ptsuite run` refuses bad input with exit 2, one
+# unit-tests/e2e/pts_bad_input.sh PTSUITE — `ptsuite run` refuses bad input with exit 2, one
 # clear message per problem (all at once), and leaves the target untouched.
 source "$(dirname "$0")/lib.sh"
 T=$WORK/target.img

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_crash_matrix.sh PTSUITE [SEED] — a crash never becomes a wrong result.
+# unit-tests/e2e/pts_crash_matrix.sh PTSUITE [SEED] — a crash never becomes a wrong result.
 # Part 1: kill -9 at 20 random points of a real run on a loop device (during the purge, WIPC,
 # a Round, the report), then `ptsuite resume`: every run must either complete with a record
 # that check_run.py (independent Python, no ptsuite code) accepts, or be refused with a clear

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests-pts/e2e/pts_kernel_crosscheck.sh PTSUITE — a scaled IOPS run on a loop device (root,
+# unit-tests/e2e/pts_kernel_crosscheck.sh PTSUITE — a scaled IOPS run on a loop device (root,
 # losetup; else skipped, exit 77, and CI refuses the skip): run.json must hold the kernel
 # cross-check for every cell, the engine's and the kernel's I/O counts within 1 % (checked by
 # kernel_crosscheck.py reading run.json, not by ptsuite).

@@ -1,4 +1,4 @@
-# tests-pts/e2e/sim_lib.sh — set-up for the simulated-drive end-to-end scripts: a scratch
+# unit-tests/e2e/sim_lib.sh — set-up for the simulated-drive end-to-end scripts: a scratch
 # directory that also holds every default state file (PTSUITE_SIM_DIR), cleanup, and a
 # checksum helper for "the state file is untouched". Sourced, not run.
 set -euo pipefail
