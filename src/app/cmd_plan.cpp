@@ -13,10 +13,10 @@
 #include "app/json_out.h"
 #include "app/sim_info.h"
 #include "app/target_open.h"
-#include "config/advanced_resolver.h"
 #include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
+#include "config/procedure.h"
 #include "core/units.h"
 #include "device/target_device.h"
 #include "results/codec.h"
@@ -75,10 +75,11 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   std::printf("Write cache: %s   ActiveRange: %s   TC %u / QD %u (total OIO %u)   data pattern: %s\n",
               p.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)", pct(p.active_range_pct).c_str(), p.threads,
               p.queue_depth, p.threads * p.queue_depth, p.data_pattern.c_str());
-  const bool advanced = !p.procedure.empty() && p.procedure != "steady-rounds";
-  if (advanced && p.time_scale != 1.0)
+  const config::ProcedureRow* row = config::find_procedure(p.procedure);
+  const bool matrix = row && row->matrix_rounds;  // the matrix in Rounds: no procedure of its own to name
+  if (!matrix && p.time_scale != 1.0)
     std::printf("Procedure: %s; every phase length x %g (--time-scale)\n", p.procedure.c_str(), p.time_scale);
-  else if (advanced)
+  else if (!matrix)
     std::printf("Procedure: %s\n", p.procedure.c_str());
   if (p.ar_segments.count > 0)
     std::printf("ActiveRange segments: %u x %s (AR Amount %s) at random, non-touching starts, layout seed %llu; "
@@ -110,16 +111,16 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                   core::format_bytes(s.wipc.bytes_limit).c_str(), duration_text(d.wipc_seconds).c_str(), wipc_mbps);
     else
       std::printf("  WIPC: none\n");
-    const auto phases = advanced ? config::describe_advanced_subtest(p, s) : std::vector<std::string>{};
-    for (const auto& line : phases) std::printf("  %s\n", line.c_str());
-    if (!phases.empty() && s.role != model::role::kDirthSweep) {
+    const auto text = row && row->describe ? row->describe(p, s) : config::SubtestText{};
+    for (const auto& line : text.phases) std::printf("  %s\n", line.c_str());
+    if (!text.phases.empty() && !text.then_cells) {
       std::printf("  Worst case: %s (%s)\n", duration_text(d.seconds).c_str(), d.how.c_str());
       continue;
     }
     std::printf("  Tracking Variables%s:\n", s.tracking.size() > 1 ? " (all must pass in the same window)" : "");
     for (const auto& t : s.tracking) std::printf("    %-28s cell %s\n", t.label.c_str(), t.cell_id.c_str());
     std::printf("  Cells in Round order (%zu%s):\n", s.cells.size(),
-                advanced ? "" : "; R/W mix outer, block size inner");
+                matrix ? "; R/W mix outer, block size inner" : "");
     for (size_t c = 0; c < s.cells.size(); ++c) {
       const auto& cell = s.cells[c];
       if (cell.applicable)
@@ -132,7 +133,7 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                 duration_text(d.round_seconds).c_str(), p.max_rounds, duration_text(d.max_rounds_seconds).c_str());
   }
 
-  std::printf("\nWorst-case duration: %s%s%s", duration_text(dur.rounds_seconds).c_str(), advanced ? "" : " of Rounds",
+  std::printf("\nWorst-case duration: %s%s%s", duration_text(dur.rounds_seconds).c_str(), matrix ? " of Rounds" : "",
               dur.unbounded ? " up to the maximum, unbounded after it (--continue-past-max)" : "");
   uint64_t wipc_total = 0;
   for (const auto& d : dur.subtests) wipc_total += d.wipc_bytes;

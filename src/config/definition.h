@@ -1,16 +1,18 @@
-// config/definition.h — a PTS test definition as read from tests-pts/<test>.toml: the
-// declarative matrix, durations, preconditioning and the per-edition / per-class settings
-// (write cache, ActiveRange, TC/QD, Tracking Variables). Loading validates everything and
-// reports every problem at once as "file:line: message". May use: core, model
-// (toml++ only in the .cpp files, through the internal toml_reader.h).
+// config/definition.h — a PTS test definition as read from tests-pts/<test>.toml: the parts
+// every procedure shares (durations, preconditioning, the per-edition / per-class settings:
+// write cache, ActiveRange, TC/QD), the shared tables a procedure may read (the [matrix] and
+// its [[subtest]]s, Tracking Variables, named [workload.ID]s) and the procedure's own table as
+// its row read it (config/procedure.h). A definition carries only the keys its procedure reads.
+// Loading validates everything and reports every problem at once as "file:line: message".
+// May use: core, model (toml++ only in the .cpp files, through the internal toml_reader.h).
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "config/advanced_definition.h"
 #include "core/result.h"
 #include "model/access_spec.h"
 #include "model/plan.h"
@@ -49,9 +51,8 @@ struct ClassSettings {
   TcQdRule tc_qd_rule = TcQdRule::OperatorChoice;
   std::vector<TrackingDef> tracking;  ///< each belongs to the sub-test holding its cell
   std::vector<std::string> subtests;  ///< sub-test ids run in this class; empty = all
-  /// Advanced tests: the [workload.ID]s this edition/class defines as its stimulus (the
-  /// first is the default; --workload may pick another without a deviation). Empty = only
-  /// the procedure table's default.
+  /// The [workload.ID]s this edition/class lists as its stimulus (--workload may pick one
+  /// without a deviation). Empty = only the procedure table's default.
   std::vector<std::string> workloads;
   int line = 0;
 };
@@ -65,6 +66,19 @@ struct SubTestDef {
   int line = 0;
 };
 
+/// A named access spec ([workload.ID]): pattern, R/W mix, one block size or a split.
+struct WorkloadDef {
+  std::string id;
+  std::string title;                          ///< e.g. "Write Intensive RND 4 KiB W"
+  model::AccessPattern pattern = model::AccessPattern::Random;
+  uint32_t read_pct = 0;
+  uint32_t block_bytes = 0;                   ///< 0 when bs_split is set
+  std::vector<model::BlockSizeShare> bs_split;
+  std::vector<model::AccessZone> zones;       ///< zoned random distribution (zones = "50/5:30/15:20/80"); empty = uniform
+  int line = 0;
+  int zones_line = 0;
+};
+
 /// A whole definition file, validated.
 struct TestDefinition {
   std::string file;                  ///< path it was loaded from
@@ -73,7 +87,9 @@ struct TestDefinition {
   std::vector<std::string> aliases;  ///< CLI aliases, e.g. "tp"
   std::string template_name;         ///< report layout in templates/
   std::string description;
-  std::string procedure = kProcSteadyRounds;  ///< [test] procedure: which pts procedure runs it
+  /// [test] procedure: the row of the procedure table that resolves and runs it (omitted: the
+  /// table's first row, steady Rounds).
+  std::string procedure;
 
   // [steady_state]
   double cell_seconds = 60.0;        ///< the spec's cell duration
@@ -107,13 +123,22 @@ struct TestDefinition {
   std::vector<model::AccessZone> zones;
   int zones_line = 0;                 ///< source line of zones, for messages
 
-  std::vector<SubTestDef> subtests;   ///< never empty after loading ("main" if none written)
+  /// The matrix's sub-tests (never empty when the procedure reads a [matrix]: "main" if none is
+  /// written); empty for a procedure that defines its own.
+  std::vector<SubTestDef> subtests;
 
   /// editions[edition][class], e.g. editions["pts-2.0.2"]["client"].
   std::map<std::string, std::map<std::string, ClassSettings>> editions;
 
-  /// Workloads and procedure tables of the advanced tests (advanced_definition.h).
-  AdvancedDef advanced;
+  /// [workload.ID] tables, by id (for procedures that run named workloads).
+  std::map<std::string, WorkloadDef> workloads;
+
+  /// The procedure's own table ([wsat], [hir], ...) as its row read it: a type only that row
+  /// knows (own<T>()). Empty for a procedure without a table of its own.
+  std::any own_table;
+
+  template <typename T>
+  const T& own() const { return std::any_cast<const T&>(own_table); }
 };
 
 /// Reads and validates a definition file. Every problem (TOML syntax, unknown key, wrong

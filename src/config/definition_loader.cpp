@@ -1,13 +1,16 @@
 // config/definition_loader.cpp — reads tests-pts/<test>.toml into a TestDefinition and
-// validates it, collecting every problem with its file:line (definition.h). Uses toml++
-// through toml_reader.h.
+// validates it, collecting every problem with its file:line (definition.h): the parts every
+// procedure shares here, the shared tables the procedure's row reads, the row's own table by
+// its read function; a shared key the row does not read is refused. Uses toml++ through
+// toml_reader.h.
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "config/advanced_loader.h"
 #include "config/definition.h"
+#include "config/procedure.h"
 #include "config/toml_reader.h"
+#include "config/workloads.h"
 #include "core/units.h"
 
 namespace pts::config {
@@ -70,8 +73,22 @@ void read_test(TableReader r, TestDefinition& d) {
   d.template_name = r.string("template").value_or(d.id);
   if (auto v = r.string("description")) d.description = *v;
   if (auto v = r.string("procedure")) {
-    if (detail::known_procedure(*v)) d.procedure = *v;
-    else r.problems().add(r.line("procedure"), "[test] procedure '" + *v + "' is not one of " + detail::procedure_names());
+    if (!v->empty() && find_procedure(*v)) d.procedure = *v;
+    else r.problems().add(r.line("procedure"), "[test] procedure '" + *v + "' is not one of " + procedure_names());
+  }
+}
+
+/// Refuses every shared key of table `t` (named `where`; keys "<prefix>.<key>" in shared_keys())
+/// that the procedure does not read.
+void refuse_unread_keys(const toml::table& t, const std::string& prefix, const std::string& where,
+                        const ProcedureRow& row, Problems& p) {
+  const auto& shared = shared_keys();
+  for (auto&& [key, node] : t) {
+    const std::string k(key.str());
+    const std::string qualified = prefix + "." + k;
+    if (std::find(shared.begin(), shared.end(), qualified) == shared.end() || reads(row, qualified)) continue;
+    const int line = key.source().begin.line > 0 ? static_cast<int>(key.source().begin.line) : line_of(node);
+    p.add(line, where + " " + k + ": the " + row.name + " procedure does not read this key; remove it");
   }
 }
 
@@ -213,11 +230,12 @@ void read_tracking(const toml::array& arr, const std::string& where, Problems& p
 }
 
 void read_class(const toml::table& t, const std::string& where, Problems& p, ClassSettings& cs,
-                bool steady_rounds) {
+                const ProcedureRow& row) {
   TableReader r(t, where, p);
   cs.line = r.line();
   r.only_keys({"write_cache", "active_range_pct", "active_range_segments", "active_range_amount", "threads",
                "queue_depth", "tc_qd", "tracking", "subtests", "workloads"});
+  refuse_unread_keys(t, "editions", where, row, p);
   if (auto v = r.boolean("write_cache", true)) cs.write_cache_enabled = *v;
   if (auto v = r.number("active_range_pct", 0, true, 100, true)) cs.active_range_pct = *v;
   if (auto v = r.integer("active_range_segments", 1, 1 << 20)) {
@@ -242,53 +260,14 @@ void read_class(const toml::table& t, const std::string& where, Problems& p, Cla
     else if (*v == "operator-choice") cs.tc_qd_rule = TcQdRule::OperatorChoice;
     else p.add(r.line("tc_qd"), where + " tc_qd '" + *v + "' must be required, recommended or operator-choice");
   }
-  // The advanced procedures name their Tracking Variables themselves (pts/ procedures).
-  if (!steady_rounds && t.contains("tracking"))
-    p.add(r.line("tracking"), where + " tracking: this test's procedure chooses its Tracking Variables itself");
-  else if (const toml::array* a = r.array("tracking", steady_rounds)) {
-    read_tracking(*a, where, p, cs);
-    if (a->empty()) p.add(line_of(*a), where + " tracking is empty: steady state needs a Tracking Variable");
-  }
-  if (auto v = r.strings("subtests")) cs.subtests = *v;
-  if (auto v = r.strings("workloads")) {
-    if (steady_rounds) p.add(r.line("workloads"), where + " workloads: only the advanced tests name workloads");
-    cs.workloads = *v;
-  }
-}
-
-/// Cross-checks once everything is read: tracking cells exist, each sub-test run in a class
-/// has a Tracking Variable, class sub-test lists name real sub-tests. `matrix_ok` is false
-/// when the matrix itself had problems (then cell checks would only repeat them).
-void cross_check(TestDefinition& d, Problems& p, bool matrix_ok) {
-  for (auto& [edition, classes] : d.editions) {
-    for (auto& [cls, cs] : classes) {
-      const std::string where = "[editions.\"" + edition + "\"." + cls + "]";
-      for (const auto& id : cs.subtests) {
-        bool found = std::any_of(d.subtests.begin(), d.subtests.end(), [&](const SubTestDef& s) { return s.id == id; });
-        if (!found) p.add(cs.line, where + " subtests names '" + id + "', which no [[subtest]] defines");
-      }
-      for (const auto& t : cs.tracking) {
-        const bool rw_ok = std::find(d.rw_mix.begin(), d.rw_mix.end(), t.read_pct) != d.rw_mix.end();
-        bool bs_ok = false;
-        for (const auto& s : d.subtests)
-          if ((cs.subtests.empty() || contains(cs.subtests, s.id)) &&
-              std::find(s.block_sizes.begin(), s.block_sizes.end(), t.block_bytes) != s.block_sizes.end())
-            bs_ok = true;
-        if (matrix_ok && (!rw_ok || !bs_ok))
-          p.add(t.line, where + " tracking cell " + cell_id(t.read_pct, t.block_bytes) + " (" +
-                            core::format_block_size(t.block_bytes) + " " + std::to_string(t.read_pct) + "/" +
-                            std::to_string(100 - t.read_pct) + ") is not in the matrix");
-      }
-      for (const auto& s : d.subtests) {
-        if (!cs.subtests.empty() && !contains(cs.subtests, s.id)) continue;
-        bool tracked = std::any_of(cs.tracking.begin(), cs.tracking.end(), [&](const TrackingDef& t) {
-          return std::find(s.block_sizes.begin(), s.block_sizes.end(), t.block_bytes) != s.block_sizes.end();
-        });
-        if (matrix_ok && !tracked && !cs.tracking.empty())
-          p.add(cs.line, where + " has no Tracking Variable for sub-test '" + s.id + "'");
-      }
+  if (reads(row, "editions.tracking"))  // a procedure that reads Tracking Variables needs them
+    if (const toml::array* a = r.array("tracking", true)) {
+      read_tracking(*a, where, p, cs);
+      if (a->empty()) p.add(line_of(*a), where + " tracking is empty: steady state needs a Tracking Variable");
     }
-  }
+  if (auto v = r.strings("subtests")) cs.subtests = *v;
+  if (reads(row, "editions.workloads"))
+    if (auto v = r.strings("workloads")) cs.workloads = *v;
 }
 
 }  // namespace
@@ -305,33 +284,58 @@ core::Result<TestDefinition> parse_definition(const std::string& text, const std
   TestDefinition d;
   d.file = file;
   TableReader top(root, "the file", p);
-  top.only_keys({"test", "steady_state", "preconditioning", "engine", "matrix", "subtest", "editions", "workload",
-                 "wsat", "hir", "xsr", "dirth"});
+  std::vector<std::string_view> tables = {"test", "steady_state", "preconditioning", "engine", "matrix", "subtest",
+                                          "editions", "workload"};
+  for (const ProcedureRow* row : procedures())
+    if (row->table) tables.push_back(row->table);
+  top.only_keys(tables);
   if (const toml::table* t = top.table("test", true)) read_test(TableReader(*t, "[test]", p), d);
-  if (const toml::table* t = top.table("steady_state")) read_steady_state(TableReader(*t, "[steady_state]", p), d);
-  if (const toml::table* t = top.table("preconditioning"))
-    read_preconditioning(TableReader(*t, "[preconditioning]", p), d);
-  if (const toml::table* t = top.table("engine")) read_engine(TableReader(*t, "[engine]", p), d);
-  const bool steady_rounds = d.procedure == kProcSteadyRounds;
-  const size_t before_matrix = p.size();
-  if (const toml::table* t = top.table("matrix", steady_rounds)) {
-    if (!steady_rounds)
-      p.add(top.line("matrix"), "[matrix]: the " + d.procedure + " procedure runs [workload.*] tables, not a matrix");
-    else
-      read_matrix(TableReader(*t, "[matrix]", p), d);
+  const ProcedureRow& row = *find_procedure(d.procedure);  // unknown: reported; read as the default
+  d.procedure = row.name;
+  if (const toml::table* t = top.table("steady_state")) {
+    read_steady_state(TableReader(*t, "[steady_state]", p), d);
+    refuse_unread_keys(*t, "steady_state", "[steady_state]", row, p);
   }
-  if (!steady_rounds) detail::read_advanced(root, top, p, d);
-  else detail::reject_advanced_tables(root, top, p);
-
-  if (const toml::array* a = top.array("subtest")) read_subtests(*a, p, d);
-  if (!steady_rounds && root.contains("subtest"))
-    p.add(top.line("subtest"), "[[subtest]]: the " + d.procedure + " procedure defines its own sub-tests");
-  if (d.subtests.empty() && steady_rounds) {
+  if (const toml::table* t = top.table("preconditioning")) {
+    read_preconditioning(TableReader(*t, "[preconditioning]", p), d);
+    refuse_unread_keys(*t, "preconditioning", "[preconditioning]", row, p);
+  }
+  if (!reads(row, "preconditioning.wipc")) d.wipc = false;  // the procedure has no WIPC
+  // The shared tables: read when the procedure reads them (then they are required), refused
+  // when it does not.
+  auto refuse_table = [&](const char* key, const std::string& shown) {
+    if (root.contains(key) && !reads(row, key))
+      p.add(top.line(key), shown + ": the " + std::string(row.name) + " procedure does not read this table; remove it");
+  };
+  refuse_table("engine", "[engine]");
+  refuse_table("matrix", "[matrix]");
+  refuse_table("subtest", "[[subtest]]");
+  refuse_table("workload", "[workload.*]");
+  if (reads(row, "engine"))
+    if (const toml::table* t = top.table("engine")) read_engine(TableReader(*t, "[engine]", p), d);
+  const size_t before_shared = p.size();
+  const bool matrix = reads(row, "matrix");
+  if (matrix)
+    if (const toml::table* t = top.table("matrix", true)) read_matrix(TableReader(*t, "[matrix]", p), d);
+  if (reads(row, "workload")) detail::read_workloads(top, p, d);
+  for (const ProcedureRow* other : procedures())  // tables of other procedures
+    if (other->table && other != &row && (!row.table || std::string(row.table) != other->table) &&
+        root.contains(other->table))
+      p.add(top.line(other->table),
+            "[" + std::string(other->table) + "] does not apply: [test] procedure is \"" + row.name + "\"");
+  if (row.table)
+    if (const toml::table* t = top.table(row.table, true)) {
+      TableReader own(*t, "[" + std::string(row.table) + "]", p);
+      if (row.read) row.read(own, d);
+    }
+  if (reads(row, "subtest"))
+    if (const toml::array* a = top.array("subtest")) read_subtests(*a, p, d);
+  if (d.subtests.empty() && matrix) {
     if (d.block_sizes.empty() && root.contains("matrix") && !root["matrix"]["block_sizes"])
       p.add(top.line("matrix"), "[matrix] needs block_sizes (or define [[subtest]] tables with block_sizes)");
     d.subtests.push_back(SubTestDef{"main", d.title, d.block_sizes, 1});
   }
-  const bool matrix_ok = p.size() == before_matrix;
+  const bool shared_ok = p.size() == before_shared;
   if (d.wipc && !root["preconditioning"]["wipc_block_size"])
     p.add(top.line("preconditioning"), "[preconditioning] needs wipc_block_size (a size, or \"subtest\" for the "
                                        "sub-test's block size) when wipc = true");
@@ -363,13 +367,12 @@ core::Result<TestDefinition> parse_definition(const std::string& text, const std
           p.add(cline, where + " must be a table");
           continue;
         }
-        read_class(*ct, where, p, d.editions[edition][cls], steady_rounds);
+        read_class(*ct, where, p, d.editions[edition][cls], row);
       }
     }
     if (eds->empty()) p.add(line_of(*eds), "[editions] defines no edition");
   }
-  if (steady_rounds) cross_check(d, p, matrix_ok);
-  else detail::cross_check_advanced(d, p);
+  if (row.check && (!row.table || d.own_table.has_value())) row.check(d, p, shared_ok);
   if (!p.empty()) return core::Error(core::ErrorKind::BadInput, p.list());
   return d;
 }

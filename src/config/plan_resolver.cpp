@@ -1,43 +1,26 @@
 // config/plan_resolver.cpp — see plan_resolver.h. Pure: definition + options + identity in,
-// TestPlan + Deviations out.
+// TestPlan + Deviations out; the procedure's row adds its sub-tests.
 #include "config/plan_resolver.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "config/advanced_resolver.h"
 #include "config/engine_check.h"
+#include "config/procedure.h"
+#include "config/workloads.h"
 #include "config/resolver_text.h"
 #include "core/units.h"
 
 namespace pts::config {
 namespace {
 
+using detail::duration_words;
 using detail::edition_title;
 using detail::mix;
 using detail::not_applicable;
 using detail::num;
 using detail::pattern_tag;
-
-const char* metric_label(model::Metric m) {
-  switch (m) {
-    case model::Metric::Iops: return "IOPS";
-    case model::Metric::Mbps: return "MB/s";
-    case model::Metric::MeanLatencyNs: return "ART";
-    case model::Metric::MaxLatencyNs: return "MRT";
-  }
-  return "?";
-}
-
-/// An engine limit a DIRTH/ECW grid point exceeds, named by the definition key that set it.
-std::string grid_limit_message(const TestDefinition& d, const model::CellPlan& cell, std::string msg) {
-  for (const auto& [flag, word] : {std::pair<std::string, std::string>{"--oio ", "QD "}, {"--threads ", "TC "}})
-    for (size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at)) msg.replace(at, flag.size(), word);
-  return d.file + ":" + std::to_string(d.advanced.dirth->grid_line) + ": [dirth] thread_counts x queue_depths: point TC " +
-         std::to_string(cell.spec.threads) + " / QD " + std::to_string(cell.spec.queue_depth) +
-         " is larger than the target supports: " + msg;
-}
 
 void deviate(ResolvedPlan& r, std::string code, std::string text) {
   r.deviations.push_back(model::Deviation{std::move(code), std::move(text)});
@@ -189,86 +172,29 @@ void resolve_settings(const TestDefinition& d, const ClassSettings& cs, const Ru
   if (id.capacity_bytes == 0) errors.push_back("target " + id.path + " reports a capacity of 0 bytes");
 }
 
-/// Every zone of a zoned definition must hold a block of the sub-test's largest size on
-/// this target's ActiveRange (the engine checks the same before the first I/O).
-void check_zones_fit(const TestDefinition& d, const SubTestDef& sd, const model::DeviceIdentity& id,
-                     double active_range_pct, std::vector<std::string>& errors) {
-  if (d.zones.empty() || sd.block_sizes.empty()) return;
-  const uint32_t max_bs = *std::max_element(sd.block_sizes.begin(), sd.block_sizes.end());
-  detail::check_zones_fit(d.zones, max_bs, id, active_range_pct,
-                          d.file + ":" + std::to_string(d.zones_line) + ": [matrix]", " of sub-test " + sd.id, errors);
+/// The options only some procedures take, and the phase scale.
+void resolve_procedure_options(const TestDefinition& d, const ProcedureRow& row, const RunOptions& o, ResolvedPlan& r,
+                               std::vector<std::string>& errors) {
+  if (row.scaled) r.plan.time_scale = o.time_scale.value_or(1.0);
+  else if (o.time_scale)
+    r.notes.push_back("--time-scale has no effect: " + d.title + " has no phases beyond its cells (--cell-seconds "
+                      "sets those)");
+  if (o.art_ceiling_ms && !row.takes_art_ceiling) errors.push_back("--art-ceiling: " + d.title + " has no ART ceiling");
+  if (o.workload && !row.takes_workload)
+    errors.push_back("--workload: " + d.title + " takes no --workload (its definition fixes what it runs)");
 }
 
-/// One sub-test: cells in spec order, Tracking Variables, WIPC.
-void resolve_subtest(const TestDefinition& d, const ClassSettings& cs, const SubTestDef& sd,
-                     const model::DeviceIdentity& id, ResolvedPlan& r, std::vector<std::string>& errors) {
-  model::TestPlan& p = r.plan;
-  model::SubTestPlan s;
-  s.id = sd.id;
-  s.title = sd.title;
-  s.purge = d.purge && !(p.purge_method == model::PurgeMethod::None && !p.purge_auto);
-  s.wipc_enabled = d.wipc;
-  std::vector<std::string> skipped;
-  for (uint32_t rw : d.rw_mix) {
-    for (uint32_t bs : sd.block_sizes) {
-      model::CellPlan c;
-      c.id = cell_id(rw, bs);
-      c.label = std::string(pattern_tag(d.pattern)) + " " + core::format_block_size(bs) + " " + mix(rw);
-      c.spec.pattern = d.pattern;
-      c.spec.read_pct = rw;
-      c.spec.block_bytes = bs;
-      c.spec.threads = p.threads;
-      c.spec.queue_depth = p.queue_depth;
-      c.spec.seconds = p.cell_seconds;
-      c.spec.active_range_pct = p.active_range_pct;
-      c.spec.zones = d.zones;
-      c.spec.ar_segments = p.ar_segments;
-      c.spec.poll_budget_ns = p.poll_budget_ns;
-      c.not_applicable_reason = not_applicable(bs, id.lba_size);
-      c.applicable = c.not_applicable_reason.empty();
-      if (!c.applicable) skipped.push_back(c.id);
-      s.cells.push_back(std::move(c));
-    }
+/// A scaled run says so, with each scaled sub-test's worst case.
+void time_scale_deviation(const ProcedureRow& row, ResolvedPlan& r) {
+  const model::TestPlan& p = r.plan;
+  if (!row.scaled || p.time_scale == 1.0 || !row.worst_case) return;
+  std::string what;
+  for (const auto& s : p.subtests) {
+    if (s.role == model::SubTestRole::SteadyRounds) continue;  // Rounds of cells: --cell-seconds, not the scale
+    what += (what.empty() ? "" : "; ") + s.id + " worst case " + duration_words(row.worst_case(p, s).seconds);
   }
-  check_zones_fit(d, sd, id, p.active_range_pct, errors);
-  if (!skipped.empty()) {
-    std::string list;
-    for (const auto& c : skipped) list += (list.empty() ? "" : ", ") + c;
-    deviate(r, "cells-not-applicable", sd.id + ": " + std::to_string(skipped.size()) + " cell(s) not run on this " +
-                                           std::to_string(id.lba_size) + "-byte LBA format (" + list + ")");
-  }
-  for (const auto& t : cs.tracking) {
-    if (std::find(sd.block_sizes.begin(), sd.block_sizes.end(), t.block_bytes) == sd.block_sizes.end()) continue;
-    model::TrackingVariable v;
-    v.cell_id = cell_id(t.read_pct, t.block_bytes);
-    v.metric = t.metric;
-    v.label = std::string(pattern_tag(d.pattern)) + " " + core::format_block_size(t.block_bytes) + " " +
-              mix(t.read_pct) + " " + metric_label(t.metric);
-    if (std::string why = not_applicable(t.block_bytes, id.lba_size); !why.empty())
-      errors.push_back(d.file + ":" + std::to_string(t.line) + ": Tracking Variable " + v.label +
-                       " cannot be measured on " + (id.path.empty() ? "this target" : id.path) + ": " + why);
-    s.tracking.push_back(std::move(v));
-  }
-  // WIPC: SEQ writes over the ActiveRange (wrapping), multiple × the user capacity — not × the
-  // ActiveRange — in whole blocks, at WIPC's own TC/QD.
-  const uint32_t wbs = d.wipc_block_bytes ? d.wipc_block_bytes : sd.block_sizes.front();
-  s.wipc.pattern = model::AccessPattern::Sequential;
-  s.wipc.read_pct = 0;
-  s.wipc.block_bytes = wbs;
-  s.wipc.threads = p.wipc_threads;
-  s.wipc.queue_depth = p.wipc_queue_depth;
-  s.wipc.poll_budget_ns = p.poll_budget_ns;
-  s.wipc.active_range_pct = p.active_range_pct;
-  s.wipc.seconds = 0;
-  const long double want = static_cast<long double>(d.wipc_capacity_multiple) * id.capacity_bytes;
-  s.wipc.bytes_limit = static_cast<uint64_t>(std::floor(want / wbs)) * wbs;
-  if (d.wipc && id.capacity_bytes > 0) {
-    if (std::string why = not_applicable(wbs, id.lba_size); !why.empty())
-      errors.push_back(d.file + ": WIPC " + why);
-    else if (s.wipc.bytes_limit == 0)
-      errors.push_back(d.file + ": WIPC would write less than one " + core::format_block_size(wbs) + " block");
-  }
-  p.subtests.push_back(std::move(s));
+  deviate(r, "time-scale", "every phase length of the test is multiplied by " + num(p.time_scale) +
+                               " (--time-scale): " + what + ". A scaled run is a trial, not a compliant PTS run");
 }
 
 }  // namespace
@@ -293,21 +219,15 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
                            " defines no [editions.\"" + o.pts_edition + "\"." + o.device_class + "] settings" + why +
                            "; available: " + have);
   }
+  const ProcedureRow* row = find_procedure(d.procedure);
+  if (!row) return core::bad_input(d.file + ": no procedure '" + d.procedure + "' (known: " + procedure_names() + ")");
   ResolvedPlan r;
   resolve_settings(d, *cs, o, id, r, errors);
-  if (d.procedure != kProcSteadyRounds) {
-    resolve_advanced(d, *cs, o, id, r, errors);
-  } else {
-    r.plan.procedure = kProcSteadyRounds;
-    if (o.time_scale)
-      r.notes.push_back("--time-scale has no effect: " + d.title + " has no phases beyond its cells (--cell-seconds "
-                        "sets those)");
-    if (o.workload) errors.push_back("--workload: only the advanced tests (WSAT, HIR, DIRTH, ECW) take a workload");
-    if (o.art_ceiling_ms) errors.push_back("--art-ceiling: only DIRTH and ECW have an ART ceiling");
-    for (const auto& sd : d.subtests)
-      if (cs->subtests.empty() || std::find(cs->subtests.begin(), cs->subtests.end(), sd.id) != cs->subtests.end())
-        resolve_subtest(d, *cs, sd, id, r, errors);
-  }
+  r.plan.procedure = row->name;
+  resolve_procedure_options(d, *row, o, r, errors);
+  ResolveCtx ctx{d, *cs, o, id, r, errors};
+  if (row->resolve) row->resolve(ctx);
+  time_scale_deviation(*row, r);
   auto add_once = [&](const std::vector<std::string>& found) {
     for (const auto& m : found)
       if (std::find(errors.begin(), errors.end(), m) == errors.end()) errors.push_back(m);
@@ -317,9 +237,8 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
     for (const auto& cell : sub.cells) {
       if (!cell.applicable) continue;
       auto found = check_engine_limits(cell.spec, limits);
-      if (sub.role == model::role::kDirthSweep && cell.id.rfind("tc", 0) == 0 && d.advanced.dirth)
-        for (auto& m : found)  // a grid point: its TC and QD come from the definition, not from flags
-          m = grid_limit_message(d, cell, m);
+      if (row->explain_limit)
+        for (auto& m : found) m = row->explain_limit(d, sub, cell, m);
       add_once(found);
     }
   }
@@ -338,7 +257,7 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& d, const RunOption
 PlanDuration estimate_duration(const model::TestPlan& plan, double assumed_write_mbps) {
   PlanDuration out;
   out.unbounded = plan.continue_past_max;
-  const bool advanced = !plan.procedure.empty() && plan.procedure != kProcSteadyRounds;
+  const ProcedureRow* row = find_procedure(plan.procedure);
   out.assumed_write_mbps = assumed_write_mbps;
   for (const auto& s : plan.subtests) {
     PlanDuration::SubTest st;
@@ -351,8 +270,8 @@ PlanDuration estimate_duration(const model::TestPlan& plan, double assumed_write
     st.max_rounds_seconds = plan.max_rounds * st.round_seconds;
     st.seconds = st.max_rounds_seconds;
     st.how = std::to_string(plan.max_rounds) + " Rounds";
-    if (advanced) {
-      const auto wc = advanced_worst_case(plan, s);
+    if (row && row->worst_case) {
+      const auto wc = row->worst_case(plan, s);
       st.seconds = wc.seconds;
       st.how = wc.how;
     }

@@ -1,6 +1,8 @@
 // config/plan_resolver.h — turns a validated TestDefinition, the operator's RunOptions and
 // the target's identity into the model::TestPlan that pts/ executes, plus every departure
-// from the spec as a plain-words Deviation. Pure: no I/O. May use: core, model.
+// from the spec as a plain-words Deviation: the run-wide settings here, the sub-tests and the
+// procedure's own parameters by its row of the procedure table (procedure.h). Pure: no I/O.
+// May use: core, model.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "config/definition.h"
+#include "config/resolved_plan.h"
 #include "config/run_options.h"
 #include "core/result.h"
 #include "model/device.h"
@@ -17,16 +20,7 @@
 
 namespace pts::config {
 
-/// A plan ready to run, and what in it departs from the spec.
-struct ResolvedPlan {
-  model::TestPlan plan;
-  std::vector<model::Deviation> deviations;
-  /// Plain-words notes that are not deviations (e.g. "TC/QD: PTS-E 1.1 leaves it to the
-  /// operator; ptsuite default TC 4 / QD 32"). Shown by `plan` and on the report.
-  std::vector<std::string> notes;
-};
-
-/// Resolves the plan. Cells come in spec order (R/W mix outer, block size inner) with ids
+/// Resolves the plan. For the steady-Rounds procedure, cells come in spec order (R/W mix outer, block size inner) with ids
 /// like "rw65-bs4096"; cells whose block size is below (or not a multiple of) the target's
 /// LBA size are kept but marked not applicable with the reason, and recorded as a deviation.
 /// WIPC: SEQ write over the ActiveRange at the definition's WIPC block size (Throughput: the
@@ -45,8 +39,8 @@ core::Result<ResolvedPlan> resolve_plan(const TestDefinition& definition, const 
                                         const model::DeviceIdentity& identity, const model::EngineLimits& limits);
 
 /// Worst-case duration of a resolved plan: the Rounds exactly (a cell lasts its own
-/// spec.seconds: a DIRTH pre-write is longer than a sweep point; an advanced sub-test by its
-/// procedure's own rule), WIPC estimated at an assumed sequential write rate (its real time
+/// spec.seconds: a DIRTH pre-write is longer than a sweep point; a sub-test with phases of its
+/// own by its procedure's rule), WIPC estimated at an assumed sequential write rate (its real time
 /// depends on the drive).
 inline constexpr double kAssumedWipcWriteMbps = 1000.0;
 struct PlanDuration {
@@ -57,8 +51,8 @@ struct PlanDuration {
     double max_rounds_seconds = 0;  ///< max rounds × round seconds
     uint64_t wipc_bytes = 0;
     double wipc_seconds = 0;        ///< wipc_bytes at assumed_write_mbps
-    /// Worst case of this sub-test: max_rounds_seconds for Rounds, the procedure's own rule
-    /// for an advanced sub-test (WSAT's time limit, HIR's phases, ...); `how` says which.
+    /// Worst case of this sub-test by its procedure's rule: max_rounds_seconds for Rounds,
+    /// WSAT's time limit, HIR's phases, ...; `how` says which.
     double seconds = 0;
     std::string how;
   };

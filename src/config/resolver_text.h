@@ -1,5 +1,5 @@
-// config/resolver_text.h — internal to config/: what plan resolution shares between the matrix
-// tests (plan_resolver.cpp) and the advanced ones (advanced_resolver.cpp): the few words it
+// config/resolver_text.h — internal to config/: what plan resolution shares between the run-wide
+// settings (plan_resolver.cpp) and the procedures' rows (steady_rounds.cpp, wsat.cpp, ...): the few words it
 // writes into labels, deviations and errors ("RND", "65/35", "PTS-E 1.1", "%g"), why a block
 // size cannot run on a target, and whether every zone of a zoned spec holds a block there.
 #pragma once

@@ -30,8 +30,8 @@ const std::vector<RunOptionHelp>& run_option_flags() {
        "auto | sanitize-crypto | sanitize-block | format-crypto | format-user | discard | none"},
       {"--seed", "N", "random seed for offsets and data (default: a fresh seed per run)"},
       {"--accept-purge-failure", "", "go on after a failed or unverifiable purge (recorded as a deviation)"},
-      {"--time-scale", "F", "advanced tests: multiply every phase length by F (0 < F <= 1; a deviation)"},
-      {"--workload", "ID", "advanced tests: the stimulus workload of WSAT, HIR, DIRTH or ECW (see plan)"},
+      {"--time-scale", "F", "tests with phases of their own: multiply every phase length by F (0 < F <= 1; a deviation)"},
+      {"--workload", "ID", "the stimulus workload of WSAT, HIR, DIRTH or ECW (see plan)"},
       {"--art-ceiling", "MS", "DIRTH/ECW: ART ceiling for MaxIOPS in ms (default: the definition's, 5)"},
   };
   return flags;

@@ -68,6 +68,10 @@ int TableReader::line(std::string_view key) const {
 }
 
 void TableReader::only_keys(std::initializer_list<std::string_view> allowed) {
+  only_keys(std::vector<std::string_view>(allowed));
+}
+
+void TableReader::only_keys(const std::vector<std::string_view>& allowed) {
   for (auto&& [key, node] : table_) {
     const std::string_view k = key.str();
     if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
@@ -209,6 +213,45 @@ std::optional<std::vector<std::string>> TableReader::strings(std::string_view ke
     }
     out.push_back(*e.value<std::string>());
   }
+  return out;
+}
+
+std::optional<std::string> TableReader::choice(std::string_view key, std::initializer_list<const char*> allowed) {
+  auto v = string(key);
+  if (!v) return v;
+  std::string all;
+  for (const char* a : allowed) {
+    if (*v == a) return v;
+    all += (all.empty() ? "" : ", ") + std::string(a);
+  }
+  p_.add(line(key), where_ + " " + std::string(key) + " '" + *v + "' must be one of " + all);
+  return std::nullopt;
+}
+
+std::optional<std::vector<uint32_t>> TableReader::counts(std::string_view key, int64_t lo, int64_t hi, bool required) {
+  const toml::array* a = array(key, required);
+  if (!a) return std::nullopt;
+  std::vector<uint32_t> out;
+  bool good = true;
+  for (const auto& e : *a) {
+    const auto v = e.value<int64_t>();
+    if (!e.is_integer() || *v < lo || *v > hi) {
+      p_.add(line_of(e), where_ + " " + std::string(key) + " values must be integers from " + std::to_string(lo) +
+                             " to " + std::to_string(hi));
+      good = false;
+      continue;
+    }
+    if (std::find(out.begin(), out.end(), static_cast<uint32_t>(*v)) != out.end()) {
+      p_.add(line_of(e), where_ + " " + std::string(key) + " lists " + std::to_string(*v) + " twice");
+      good = false;
+    }
+    out.push_back(static_cast<uint32_t>(*v));
+  }
+  if (good && out.empty()) {
+    p_.add(line_of(*a), where_ + " " + std::string(key) + " is empty");
+    good = false;
+  }
+  if (!good) return std::nullopt;
   return out;
 }
 

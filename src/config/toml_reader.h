@@ -42,6 +42,7 @@ class TableReader {
 
   /// Adds a problem for every key of the table not in `allowed`.
   void only_keys(std::initializer_list<std::string_view> allowed);
+  void only_keys(const std::vector<std::string_view>& allowed);
 
   std::optional<std::string> string(std::string_view key, bool required = false);
   std::optional<bool> boolean(std::string_view key, bool required = false);
@@ -54,6 +55,10 @@ class TableReader {
   std::optional<uint32_t> block_size(std::string_view key, bool required = false);
   std::optional<std::vector<uint32_t>> block_sizes(std::string_view key, bool required = false);
   std::optional<std::vector<std::string>> strings(std::string_view key, bool required = false);
+  /// A string that must be one of `allowed` ("'x' must be one of a, b").
+  std::optional<std::string> choice(std::string_view key, std::initializer_list<const char*> allowed);
+  /// An array of integers in [lo, hi], none twice, not empty; nullopt after a problem.
+  std::optional<std::vector<uint32_t>> counts(std::string_view key, int64_t lo, int64_t hi, bool required = false);
   const toml::array* array(std::string_view key, bool required = false);
   const toml::table* table(std::string_view key, bool required = false);
 

@@ -6,11 +6,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "model/access_spec.h"
-#include "model/advanced_plan.h"
+#include "model/dirth_plan.h"
+#include "model/hir_plan.h"
 #include "model/purge.h"
+#include "model/wsat_plan.h"
+#include "model/xsr_plan.h"
 
 namespace pts::model {
 
@@ -28,6 +33,24 @@ struct TrackingVariable {
   Metric metric = Metric::Iops;
   std::string label;  ///< e.g. "RND 4 KiB 0/100 IOPS"
 };
+
+/// How a procedure runs one of its sub-tests. Stored in the record and named in templates by
+/// role_name(); a new procedure whose sub-tests run in a way of their own adds its roles here.
+enum class SubTestRole {
+  SteadyRounds,    ///< "": purge, WIPC when planned, Rounds until steady (also preconditioning)
+  WsatSamples,     ///< "wsat-samples": one cell per Round until a stop rule
+  HirWaitState,    ///< "hir-wait-state": repetitions × (Access A + idle), then Access C
+  XsrGroups,       ///< "xsr-groups": Access Groups 1, 2, 3 in turn
+  DirthSweep,      ///< "dirth-sweep": steady Rounds over the TC × QD grid
+  DirthHistogram   ///< "dirth-histogram": pre-write + capture at a chosen point
+};
+
+/// "" for SteadyRounds, "wsat-samples", ... as in run.json and templates/*.toml.
+const char* role_name(SubTestRole role);
+/// The role a name stands for; nullopt for an unknown name.
+std::optional<SubTestRole> role_from_name(std::string_view name);
+/// Every role's name, quoted, for messages: "\"\", \"wsat-samples\", ...".
+std::string role_names();
 
 /// One cell of the test matrix (one access spec within a Round).
 struct CellPlan {
@@ -47,14 +70,22 @@ struct SubTestPlan {
   AccessSpec wipc;     ///< SEQ writes over the ActiveRange; bytes_limit = multiple × user capacity
   std::vector<CellPlan> cells;  ///< in spec order: R/W mix outer, block size inner
   std::vector<TrackingVariable> tracking;
-  /// How the procedure runs this sub-test (model::role, advanced_plan.h); empty = steady Rounds.
-  std::string role;
+  /// How the procedure runs this sub-test.
+  SubTestRole role = SubTestRole::SteadyRounds;
   uint32_t role_index = 0;  ///< which wait state (HIR) or histogram point (DIRTH: 0 Max, 1 Mid, 2 Min)
 };
 
+/// The generic steady-Rounds procedure's own parameters: none beyond the TestPlan's Rounds
+/// settings (IOPS, Throughput and Latency run it).
+struct SteadyRoundsPlan {};
+
+/// What a procedure adds to the plan: exactly one procedure's own parameters. A procedure with
+/// parameters of its own adds its plan type here (and its JSON key in results/codec_record.cpp).
+using ProcedurePlan = std::variant<SteadyRoundsPlan, WsatPlan, HirPlan, XsrPlan, DirthPlan>;
+
 /// A resolved test plan.
 struct TestPlan {
-  std::string test_id;        ///< "iops", "throughput", "latency"
+  std::string test_id;        ///< "iops", "throughput", "latency", ...
   std::string title;          ///< "IOPS"
   std::string pts_edition;    ///< "pts-e-1.1" | "pts-2.0.2"
   std::string device_class;   ///< "enterprise" | "client"
@@ -86,17 +117,21 @@ struct TestPlan {
   bool accept_purge_failure = false;  ///< operator accepts a failed/unverified purge (then a deviation)
   std::string data_pattern = "random";
   std::vector<SubTestPlan> subtests;
-  /// The registered procedure that runs the plan (pts/procedure.cpp); empty in records older
-  /// than the advanced tests = found by test_id.
+  /// The procedure that runs the plan (a row of config/procedure.h); empty in records older
+  /// than the procedure table = the steady-Rounds procedure.
   std::string procedure;
   double time_scale = 1.0;  ///< --time-scale: every phase length multiplied by it (1 = the spec's)
   /// How ptsuite reads details the spec leaves open or sources leave unconfirmed, in plain
   /// words (printed by `plan` and on the report).
   std::vector<std::string> interpretations;
-  std::optional<WsatPlan> wsat;
-  std::optional<HirPlan> hir;
-  std::optional<XsrPlan> xsr;
-  std::optional<DirthPlan> dirth;
+  /// The procedure's own parameters (run.json: the keys "wsat", "hir", "xsr", "dirth").
+  ProcedurePlan procedure_plan;
+
+  /// The procedure's own parameters of type P, or nullptr when the plan holds another's.
+  template <typename P>
+  const P* params() const { return std::get_if<P>(&procedure_plan); }
+  template <typename P>
+  P* params() { return std::get_if<P>(&procedure_plan); }
 };
 
 }  // namespace pts::model

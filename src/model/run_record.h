@@ -10,6 +10,7 @@
 #include "model/cell.h"
 #include "model/device.h"
 #include "model/plan.h"
+#include "model/procedure_records.h"
 #include "model/purge.h"
 #include "model/verdict.h"
 
@@ -22,7 +23,7 @@ namespace pts::model {
 /// serial_made_up/subsystem_*) and RunRecord.consent, WIPC's own TC/QD, sequential stream positions, client
 /// ActiveRange segments, the cell's kernel counters, fidelity flags, completion batching and
 /// paced latency from the schedule, a simulated drive's marks (RunRecord.virtual_time and
-/// simulated_drive, CellResult.simulated), and the advanced tests (plan procedure, time_scale,
+/// simulated_drive, CellResult.simulated), and the tests with procedures of their own (plan procedure, time_scale,
 /// interpretations and their parameters, sub-test role, Round idle_after, sub-test findings,
 /// window cpu_pct). Older records load unchanged (new fields take their defaults).
 inline constexpr int kRunRecordSchemaVersion = 5;
@@ -109,7 +110,7 @@ struct SubTestRecord {
   uint32_t window_last_round = 0;
   std::optional<SteadyStateVerdict> final_verdict;
   std::vector<CellWindowResult> window_results;  ///< one per applicable cell, in plan order
-  /// What an advanced procedure derived (cliff, plateaus, recovery, MaxIOPS point, ...).
+  /// What the sub-test's procedure derived (cliff, plateaus, recovery, MaxIOPS point, ...).
   std::vector<Finding> findings;
 };
 

@@ -45,8 +45,9 @@ std::string finding_detail(const model::SubTestRecord& rec, const std::string& k
 /// The sweep's findings once its Rounds end.
 core::Status add_selection(RunContext& ctx, size_t i, model::SubTestRecord& summary) {
   const auto points = demand_points(ctx.record(), i, summary.window_results);
-  const auto sel = select_demand_points(*ctx.record().plan.dirth, points);
-  auto f = selection_findings(*ctx.record().plan.dirth, sel);
+  const auto& dirth = *ctx.record().plan.params<model::DirthPlan>();
+  const auto sel = select_demand_points(dirth, points);
+  auto f = selection_findings(dirth, sel);
   summary.findings.insert(summary.findings.end(), f.begin(), f.end());
   return core::ok_status();
 }
@@ -57,7 +58,7 @@ core::Result<StepOutcome> run_histogram(RunContext& ctx, size_t i) {
   const std::string key = kKeys[sub.role_index % 3];
   std::optional<size_t> sweep;
   for (size_t s = 0; s < plan.subtests.size(); ++s)
-    if (plan.subtests[s].role == model::role::kDirthSweep) sweep = s;
+    if (plan.subtests[s].role == model::SubTestRole::DirthSweep) sweep = s;
   if (!sweep || !ctx.record().subtests[*sweep].complete)
     return core::Error(ErrorKind::Internal, sub.id + ": the sweep has not finished");
   const auto& sweep_rec = ctx.record().subtests[*sweep];
@@ -193,10 +194,10 @@ core::Result<StepOutcome> DirthProcedure::run_subtest(RunContext& ctx, size_t i)
   const auto& plan = ctx.record().plan;
   const auto& sub = plan.subtests[i];
   if (ctx.record().subtests[i].complete) return StepOutcome::Done;
-  if (!plan.dirth) return core::Error(ErrorKind::Internal, "plan has no DIRTH parameters");
-  if (sub.role == model::role::kSteadyRounds) return run_steady_rounds(ctx, i);
-  if (sub.role == model::role::kDirthSweep) return run_steady_rounds(ctx, i, add_selection);
-  if (sub.role == model::role::kDirthHistogram) return run_histogram(ctx, i);
+  if (!plan.params<model::DirthPlan>()) return core::Error(ErrorKind::Internal, "plan has no DIRTH parameters");
+  if (sub.role == model::SubTestRole::SteadyRounds) return run_steady_rounds(ctx, i);
+  if (sub.role == model::SubTestRole::DirthSweep) return run_steady_rounds(ctx, i, add_selection);
+  if (sub.role == model::SubTestRole::DirthHistogram) return run_histogram(ctx, i);
   return core::Error(ErrorKind::Internal, "sub-test " + sub.id + " is not a DIRTH sub-test");
 }
 

@@ -20,7 +20,6 @@ namespace pts::runner {
 
 class DirthProcedure final : public Procedure {
  public:
-  const char* name() const override { return "dirth"; }
   core::Result<StepOutcome> run_subtest(RunContext& ctx, size_t subtest) const override;
 };
 

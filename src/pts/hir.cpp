@@ -25,7 +25,7 @@ const model::CellResult* access_c(const model::SubTestRecord& rec) {
 /// Index of the preconditioning sub-test (the one run as steady Rounds).
 std::optional<size_t> precondition_index(const model::RunRecord& record) {
   for (size_t s = 0; s < record.plan.subtests.size(); ++s)
-    if (record.plan.subtests[s].role.empty()) return s;
+    if (record.plan.subtests[s].role == model::SubTestRole::SteadyRounds) return s;
   return std::nullopt;
 }
 
@@ -47,10 +47,11 @@ std::optional<double> hir_baseline(const model::RunRecord& record, size_t w) {
       return std::nullopt;
     return record.subtests[*pc].final_verdict->variables[0].window.average;
   };
-  if (!plan.hir || plan.hir->baseline == "precondition") return pc_average();
+  const auto* h = plan.params<model::HirPlan>();
+  if (!h || h->baseline == "precondition") return pc_average();
   // "preceding-return": the Access C of the wait state before this one.
   for (size_t s = w; s-- > 0;) {
-    if (plan.subtests[s].role != model::role::kHirWaitState) break;
+    if (plan.subtests[s].role != model::SubTestRole::HirWaitState) break;
     const model::CellResult* c = access_c(record.subtests[s]);
     return c ? std::optional<double>(c->iops) : std::nullopt;
   }
@@ -75,12 +76,13 @@ std::vector<model::Finding> hir_findings(const model::RunRecord& record, size_t 
       min_idle_ns = std::min(min_idle_ns, r.idle_after->measured_ns);
     }
   }
-  const double idle_s = plan.hir && plan.subtests[w].role_index < plan.hir->wait_seconds.size()
-                            ? plan.hir->wait_seconds[plan.subtests[w].role_index]
+  const auto* h = plan.params<model::HirPlan>();
+  const double idle_s = h && plan.subtests[w].role_index < h->wait_seconds.size()
+                            ? h->wait_seconds[plan.subtests[w].role_index]
                             : 0;
   out.push_back(finding("wait_seconds", "Host idle per repetition (Access B)", idle_s, "s"));
   const auto base = hir_baseline(record, w);
-  const std::string base_how = plan.hir && plan.hir->baseline == "preceding-return"
+  const std::string base_how = h && h->baseline == "preceding-return"
                                    ? "Access C IOPS of the previous wait state (the preconditioning's window "
                                      "average before the first)"
                                    : "steady-state window average IOPS of the preconditioning";
@@ -112,10 +114,11 @@ core::Result<StepOutcome> HirProcedure::run_subtest(RunContext& ctx, size_t i) c
   const auto& plan = ctx.record().plan;
   const auto& sub = plan.subtests[i];
   if (ctx.record().subtests[i].complete) return StepOutcome::Done;
-  if (sub.role == model::role::kSteadyRounds) return run_steady_rounds(ctx, i);
-  if (!plan.hir || sub.role != model::role::kHirWaitState || sub.role_index >= plan.hir->wait_seconds.size())
+  if (sub.role == model::SubTestRole::SteadyRounds) return run_steady_rounds(ctx, i);
+  const auto* hp = plan.params<model::HirPlan>();
+  if (!hp || sub.role != model::SubTestRole::HirWaitState || sub.role_index >= hp->wait_seconds.size())
     return core::Error(ErrorKind::Internal, "sub-test " + sub.id + " is not an HIR wait state");
-  const model::HirPlan& h = *plan.hir;
+  const model::HirPlan& h = *hp;
   const double idle_s = h.wait_seconds[sub.role_index];
   const auto idle_ns = static_cast<uint64_t>(idle_s * 1e9 + 0.5);
   auto a = plan_cell(ctx, i, "access-a");

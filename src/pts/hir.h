@@ -19,7 +19,6 @@ namespace pts::runner {
 
 class HirProcedure final : public Procedure {
  public:
-  const char* name() const override { return "hir"; }
   core::Result<StepOutcome> run_subtest(RunContext& ctx, size_t subtest) const override;
 };
 

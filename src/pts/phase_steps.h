@@ -1,4 +1,4 @@
-// pts/phase_steps.h — the steps the advanced procedures (WSAT, HIR, XSR, DIRTH) share: where
+// pts/phase_steps.h — the steps the procedures with phases of their own (WSAT, HIR, XSR, DIRTH) share: where
 // a sub-test's Rounds stand on a fresh or resumed record, running one cell as a journaled
 // Round, closing a Round (with the host idle that follows it), host idle itself with the
 // engine's counters read around it, and a finished sub-test with its findings.

@@ -1,8 +1,8 @@
-// pts/procedure.cpp — see procedure.h. The registry is one explicit table.
+// pts/procedure.cpp — see procedure.h. The table is one explicit list: each built-in definition
+// row (config/procedure_rows.h) joined with the procedure that runs it.
 #include "pts/procedure.h"
 
-#include <algorithm>
-
+#include "config/procedure_rows.h"
 #include "pts/dirth.h"
 #include "pts/hir.h"
 #include "pts/steady_rounds.h"
@@ -11,35 +11,52 @@
 
 namespace pts::runner {
 
-const std::vector<ProcedureEntry>& procedures() {
+namespace {
+
+std::vector<ProcedureEntry>& table() {
   static const SteadyRoundsProcedure steady_rounds;
   static const WsatProcedure wsat;
   static const HirProcedure hir;
   static const XsrProcedure xsr;
   static const DirthProcedure dirth;
-  static const std::vector<ProcedureEntry> table = {
-      {"steady-rounds", {"iops", "throughput", "latency"}, &steady_rounds},
-      {"wsat", {"wsat"}, &wsat},
-      {"hir", {"hir"}, &hir},
-      {"xsr", {"xsr"}, &xsr},
-      {"dirth", {"dirth", "ecw"}, &dirth},
+  static std::vector<ProcedureEntry> rows = {
+      {&config::steady_rounds_procedure(), &steady_rounds},
+      {&config::wsat_procedure(), &wsat},
+      {&config::hir_procedure(), &hir},
+      {&config::xsr_procedure(), &xsr},
+      {&config::dirth_procedure(), &dirth},
   };
-  return table;
+  return rows;
 }
 
-const Procedure* find_procedure(const std::string& test_id) {
-  for (const auto& e : procedures())
-    if (std::find(e.test_ids.begin(), e.test_ids.end(), test_id) != e.test_ids.end()) return e.impl;
+}  // namespace
+
+const std::vector<ProcedureEntry>& procedures() { return table(); }
+
+const Procedure* find_procedure(const config::ProcedureRow& definition) {
+  for (const auto& e : table())
+    if (e.definition == &definition) return e.run;
   return nullptr;
 }
 
 const Procedure* find_procedure_for(const model::TestPlan& plan) {
-  if (!plan.procedure.empty()) {
-    for (const auto& e : procedures())
-      if (plan.procedure == e.procedure) return e.impl;
-    return nullptr;
-  }
-  return find_procedure(plan.test_id);
+  const config::ProcedureRow* row = config::find_procedure(plan.procedure);
+  return row ? find_procedure(*row) : nullptr;
+}
+
+bool register_procedure(const config::ProcedureRow& definition, const Procedure& run) {
+  const config::ProcedureRow* known = config::find_procedure(definition.name);
+  if (known && find_procedure(*known)) return false;
+  if (!known && !config::register_procedure(definition)) return false;
+  table().push_back({known ? known : &definition, &run});
+  return true;
+}
+
+std::vector<std::string> rows_without_run() {
+  std::vector<std::string> out;
+  for (const config::ProcedureRow* row : config::procedures())
+    if (!find_procedure(*row)) out.push_back(row->name);
+  return out;
 }
 
 }  // namespace pts::runner

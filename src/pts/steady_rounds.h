@@ -16,7 +16,7 @@ namespace pts::runner {
 using SummaryHook = std::function<core::Status(RunContext&, size_t subtest, model::SubTestRecord& summary)>;
 
 /// The steady-Rounds procedure for sub-test `i` (purge, WIPC when planned, Rounds until
-/// steady or the cap), usable by the advanced procedures for their preconditioning and
+/// steady or the cap), usable by the other procedures for their preconditioning and
 /// sweep sub-tests; `on_finish` runs once the Rounds end.
 core::Result<StepOutcome> run_steady_rounds(RunContext& ctx, size_t i, const SummaryHook& on_finish = {});
 
@@ -26,7 +26,6 @@ uint64_t cell_seed(uint64_t base, size_t subtest, uint32_t round, size_t cell);
 
 class SteadyRoundsProcedure final : public Procedure {
  public:
-  const char* name() const override { return "steady-rounds"; }
   core::Result<StepOutcome> run_subtest(RunContext& ctx, size_t subtest) const override;
 };
 

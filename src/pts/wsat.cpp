@@ -62,7 +62,7 @@ core::Result<std::optional<model::SteadyStateVerdict>> last_window(RunContext& c
 
 core::Status close_sample(RunContext& ctx, size_t i, uint32_t round) {
   std::optional<model::SteadyStateVerdict> verdict;
-  if (ctx.record().plan.wsat->stop_at_steady) {
+  if (ctx.record().plan.params<model::WsatPlan>()->stop_at_steady) {
     auto v = last_window(ctx, i);
     if (!v.ok()) return v.take_error();
     verdict = *v;
@@ -75,7 +75,7 @@ core::Status finish(RunContext& ctx, size_t i, const std::string& stop) {
   const auto& rec = ctx.record().subtests[i];
   model::SubTestRecord summary;
   const auto samples = samples_of(rec);
-  summary.findings = wsat_findings(*plan.wsat, samples, ctx.record().device.capacity_bytes, stop);
+  summary.findings = wsat_findings(*plan.params<model::WsatPlan>(), samples, ctx.record().device.capacity_bytes, stop);
   auto v = last_window(ctx, i);
   if (!v.ok()) return v.take_error();
   if (*v) {
@@ -165,9 +165,10 @@ std::vector<model::Finding> wsat_findings(const model::WsatPlan& w, const std::v
 core::Result<StepOutcome> WsatProcedure::run_subtest(RunContext& ctx, size_t i) const {
   const auto& plan = ctx.record().plan;
   if (ctx.record().subtests[i].complete) return StepOutcome::Done;
-  if (!plan.wsat || plan.subtests[i].role != model::role::kWsatSamples)
+  const auto* wp = plan.params<model::WsatPlan>();
+  if (!wp || plan.subtests[i].role != model::SubTestRole::WsatSamples)
     return core::Error(ErrorKind::Internal, "sub-test " + plan.subtests[i].id + " is not a WSAT sub-test");
-  const model::WsatPlan& w = *plan.wsat;
+  const model::WsatPlan& w = *wp;
   auto cell = plan_cell(ctx, i, "wsat");
   if (!cell.ok()) return cell.take_error();
   if (purge_pending(ctx.record(), i)) {  // none yet, or one that did not settle: purge (again)

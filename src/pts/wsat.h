@@ -16,7 +16,6 @@ namespace pts::runner {
 
 class WsatProcedure final : public Procedure {
  public:
-  const char* name() const override { return "wsat"; }
   core::Result<StepOutcome> run_subtest(RunContext& ctx, size_t subtest) const override;
 };
 

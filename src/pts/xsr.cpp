@@ -100,9 +100,10 @@ std::vector<model::Finding> xsr_findings(const model::XsrPlan& plan, const model
 core::Result<StepOutcome> XsrProcedure::run_subtest(RunContext& ctx, size_t i) const {
   const auto& plan = ctx.record().plan;
   if (ctx.record().subtests[i].complete) return StepOutcome::Done;
-  if (!plan.xsr || plan.subtests[i].role != model::role::kXsrGroups)
+  const auto* xp = plan.params<model::XsrPlan>();
+  if (!xp || plan.subtests[i].role != model::SubTestRole::XsrGroups)
     return core::Error(ErrorKind::Internal, "sub-test " + plan.subtests[i].id + " is not an XSR sub-test");
-  const model::XsrPlan& x = *plan.xsr;
+  const model::XsrPlan& x = *xp;
   if (purge_pending(ctx.record(), i)) {  // none yet, or one that did not settle: purge (again)
     if (ctx.stop_requested()) return StepOutcome::Interrupted;
     auto st = purge_step(ctx, i);

@@ -15,7 +15,6 @@ namespace pts::runner {
 
 class XsrProcedure final : public Procedure {
  public:
-  const char* name() const override { return "xsr"; }
   core::Result<StepOutcome> run_subtest(RunContext& ctx, size_t subtest) const override;
 };
 

@@ -91,12 +91,12 @@ std::vector<Banner> status_banners(const model::RunRecord& record, const std::ve
     out.push_back({b, true});
   }
   const bool many = subtests.size() > 1;
-  size_t own_rule_done = 0;  // advanced sub-tests with no steady-state rule, run to their stop rule
+  size_t own_rule_done = 0;  // sub-tests with no steady-state rule, run to their own stop rule
   for (size_t si : subtests) {
     const auto& p = record.plan.subtests[si];
     const std::string prefix = many ? subtest_name(p) + ": " : "";
     const auto* st = record_for(record, p);
-    const bool own_rule = !p.role.empty() && p.tracking.empty();
+    const bool own_rule = p.role != model::SubTestRole::SteadyRounds && p.tracking.empty();
     if (own_rule && st && st->complete) {
       ++own_rule_done;
       continue;

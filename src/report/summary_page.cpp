@@ -4,7 +4,7 @@
 #include "core/units.h"
 #include "report/header_block.h"
 #include "report/record_view.h"
-#include "report/advanced_tables.h"
+#include "report/phase_tables.h"
 #include "report/tables.h"
 
 namespace pts::report {
@@ -33,7 +33,7 @@ Table drive_table(const model::RunRecord& rec) {
 
 std::string window_state(const model::SubTestRecord* st, const model::TestPlan& plan, const model::SubTestPlan& p) {
   if (!st || st->rounds.empty()) return "not run";
-  if (!p.role.empty() && p.tracking.empty())  // an advanced phase with its own stop rule
+  if (p.role != model::SubTestRole::SteadyRounds && p.tracking.empty())  // a phase with its own stop rule
     return st->complete ? "n/a — complete (own stop rule)" : "n/a — not finished";
   const ReportedRounds rr = reported_rounds(plan, *st);
   const std::string r = rounds_label(rr.first, rr.last);

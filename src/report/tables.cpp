@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/units.h"
-#include "report/advanced_tables.h"
+#include "report/phase_tables.h"
 #include "report/record_view.h"
 
 namespace pts::report {
@@ -261,7 +261,7 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Findings:
     case TableKind::Interpretations:
     case TableKind::Points:
-    case TableKind::Histogram: t = advanced_table(spec, scope); break;
+    case TableKind::Histogram: t = phase_table(spec, scope); break;
   }
   t.id = spec.id;
   t.printed = spec.printed;

@@ -113,8 +113,8 @@ CellFilter read_filter(const toml::table& t, Problems& p) {
   return out;
 }
 
-/// The keys of the advanced tests' table kinds (samples, points, findings).
-void read_advanced_table(const toml::table& t, TableSpec& s, Problems& p) {
+/// The keys of the phase table kinds (samples, points, findings).
+void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   const std::string what = "[[sheet.table]]";
   s.x = get_enum<SampleAxis>(t, "x", SampleAxis::Minutes,
                              {{"minutes", SampleAxis::Minutes}, {"tgbw", SampleAxis::Tgbw},
@@ -178,7 +178,7 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   s.columns = get_enum<Dimension>(t, "columns", Dimension::RwMix, kDimensions, p, what);
   s.series_label = get_enum<Dimension>(t, "series_label", Dimension::BlockSize, kDimensions, p, what);
   if (s.kind == TableKind::Matrix && s.rows == s.columns) p.add(t, "matrix rows and columns must differ");
-  read_advanced_table(t, s, p);
+  read_phase_table_keys(t, s, p);
   if ((s.kind == TableKind::Window || s.kind == TableKind::Determination) && repeat != SheetRepeat::Tracking)
     p.add(t, "a '" + std::string(s.kind == TableKind::Window ? "window" : "determination") +
                  "' table needs a sheet with repeat = \"tracking\"");
@@ -283,8 +283,10 @@ SheetSpec read_sheet(const toml::table& t, Problems& p) {
                                    {{"once", SheetRepeat::Once}, {"subtest", SheetRepeat::Subtest},
                                     {"tracking", SheetRepeat::Tracking}},
                                    p, what);
-  if (t.get("role")) {
-    s.role = get_string(t, "role", p, false, what);
+  if (const toml::node* n = t.get("role")) {
+    const std::string name = get_string(t, "role", p, false, what);
+    if (const auto role = model::role_from_name(name)) s.role = *role;
+    else if (n->is_string()) p.add(*n, "'role' = '" + name + "' in " + what + " is not one of: " + model::role_names());
     s.any_role = false;
   }
   std::set<std::string> ids;

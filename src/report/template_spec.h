@@ -1,15 +1,18 @@
 // report/template_spec.h — a report layout as plain data: what templates/*.toml describe and
-// what the generic writer renders. No rendering and no record access here. May use: std only.
+// what the generic writer renders. No rendering and no record access here.
 //
 // Vocabulary (docs/report.md): a template has sheets; a sheet may repeat per sub-test or per
 // Tracking Variable; a sheet holds tables (selections from the RunRecord) and charts (drawn
 // from one table of the same sheet). Every sheet gets the SNIA header block automatically.
+// May use: model (the sub-test roles a sheet selects).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "model/plan.h"
 
 namespace pts::report {
 
@@ -27,7 +30,7 @@ enum class TableKind {
   Determination,  ///< the stored steady-state determination of one Tracking Variable
   Matrix,         ///< rows × columns of cells, value = the stored window result of the metric
   Raw,            ///< every Round's every cell, every field (the same columns as the CSV)
-  // The advanced tests (report/advanced_tables.cpp):
+  // The tests with phases of their own (report/phase_tables.cpp):
   Samples,        ///< every cell in Round order (WSAT/XSR samples, HIR Access A/C): x = `x`, columns = `metrics`
   Findings,       ///< the findings pts stored per sub-test: long form, or rows = sub-tests × `keys`
   Interpretations,///< the plan's readings of unconfirmed details and the time scale, in words
@@ -63,7 +66,7 @@ struct TableSpec {
   Dimension columns = Dimension::RwMix;
   Dimension series_label = Dimension::BlockSize;  ///< convergence column headers
   bool printed = true;       ///< false: chart data only, written below the printed page
-  // Samples / Points / Findings (the advanced tests):
+  // Samples / Points / Findings (the tests with phases of their own):
   SampleAxis x = SampleAxis::Minutes;
   std::vector<std::string> metrics;  ///< Samples: one column per metric
   std::vector<std::string> levels;   ///< Samples: a constant column per finding key (a plateau, a baseline)
@@ -105,8 +108,10 @@ struct SheetSpec {
   std::string name;    ///< sheet tab name; "{subtest}", "{index}" expanded, ≤ 31 chars
   std::string title;   ///< page sub-title, e.g. "IOPS – Block Size x RW Mix Matrix"
   SheetRepeat repeat = SheetRepeat::Once;
-  std::string role;    ///< only sub-tests with this plan role (model/advanced_plan.h); "" = every one
-  bool any_role = true;  ///< false when `role` was given (role = "" selects the steady-Rounds sub-tests)
+  /// Only sub-tests with this plan role (model::role_name: role = "" selects the steady-Rounds
+  /// sub-tests); any_role = every one (no `role` key).
+  model::SubTestRole role = model::SubTestRole::SteadyRounds;
+  bool any_role = true;
   std::vector<TableSpec> tables;
   std::vector<ChartSpec> charts;
   int source_line = 0;

@@ -125,6 +125,9 @@ PTS_JSON_DECLARE(Consent)
 PTS_JSON_DECLARE(WriteCacheSetting)
 PTS_JSON_DECLARE(PurgeVerification)
 PTS_JSON_DECLARE(PurgeRecord)
+// A sub-test role is its name (model::role_name); an unknown name is a malformed record.
+void to_json(nlohmann::json& j, const SubTestRole& role);
+void from_json(const nlohmann::json& j, SubTestRole& role);
 PTS_JSON_DECLARE(TrackingVariable)
 PTS_JSON_DECLARE(CellPlan)
 PTS_JSON_DECLARE(SubTestPlan)

@@ -14,3 +14,14 @@
     const Type nlohmann_json_default_obj{};                                                  \
     NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_FROM_WITH_DEFAULT, __VA_ARGS__))  \
   }
+
+/// The same under other names (inside an unnamed namespace), for a record whose JSON adds keys of its own around
+/// its members (TestPlan's procedure parameters).
+#define PTS_JSON_DEFINE_AS(Type, to_name, from_name, ...)                                    \
+  void to_name(nlohmann::json& nlohmann_json_j, const Type& nlohmann_json_t) {               \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__))                 \
+  }                                                                                          \
+  void from_name(const nlohmann::json& nlohmann_json_j, Type& nlohmann_json_t) {             \
+    const Type nlohmann_json_default_obj{};                                                  \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_FROM_WITH_DEFAULT, __VA_ARGS__))  \
+  }

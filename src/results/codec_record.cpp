@@ -5,6 +5,17 @@
 
 namespace pts::model {
 
+void to_json(nlohmann::json& j, const SubTestRole& role) { j = role_name(role); }
+
+void from_json(const nlohmann::json& j, SubTestRole& role) {
+  const auto name = j.get<std::string>();
+  const auto r = role_from_name(name);
+  if (!r)
+    throw nlohmann::detail::type_error::create(302, "unknown sub-test role \"" + name + "\" (known: " + role_names() + ")",
+                                               &j);
+  role = *r;
+}
+
 PTS_JSON_DEFINE(TrackingVariable, cell_id, metric, label)
 PTS_JSON_DEFINE(CellPlan, id, label, spec, applicable,
                 not_applicable_reason)
@@ -29,17 +40,66 @@ PTS_JSON_DEFINE(IdleRecord, requested_ns, measured_ns, started_wall_ns,
                 ended_wall_ns, completed, engine_ios_before,
                 engine_ios_after, kernel_ios_before, kernel_ios_after,
                 kernel_in_flight_before)
-PTS_JSON_DEFINE(TestPlan, test_id, title, pts_edition, device_class,
-                template_name, definition_file, write_cache_enabled,
-                active_range_pct, ar_segments, ar_amount_bytes,
-                ar_segment_starts_bytes, threads, queue_depth, wipc_threads,
-                wipc_queue_depth, poll_budget_ns, cell_seconds,
-                spec_cell_seconds, window_rounds, max_rounds,
-                continue_past_max, wipc_capacity_multiple,
-                data_excursion_limit, slope_excursion_limit,
-                purge_method, purge_auto, accept_purge_failure, data_pattern,
-                subtests, procedure, time_scale, interpretations, wsat,
-                hir, xsr, dirth)
+namespace {
+
+PTS_JSON_DEFINE_AS(TestPlan, common_to_json, common_from_json, test_id, title, pts_edition, device_class,
+                   template_name, definition_file, write_cache_enabled,
+                   active_range_pct, ar_segments, ar_amount_bytes,
+                   ar_segment_starts_bytes, threads, queue_depth, wipc_threads,
+                   wipc_queue_depth, poll_budget_ns, cell_seconds,
+                   spec_cell_seconds, window_rounds, max_rounds,
+                   continue_past_max, wipc_capacity_multiple,
+                   data_excursion_limit, slope_excursion_limit,
+                   purge_method, purge_auto, accept_purge_failure, data_pattern,
+                   subtests, procedure, time_scale, interpretations)
+
+/// The JSON key of each procedure plan type (TestPlan::procedure_plan): the plan holds one, the
+/// others are written as null. SteadyRoundsPlan has none (it holds nothing).
+template <typename P>
+struct PlanKey;
+template <> struct PlanKey<SteadyRoundsPlan> { static constexpr const char* key = nullptr; };
+template <> struct PlanKey<WsatPlan> { static constexpr const char* key = "wsat"; };
+template <> struct PlanKey<HirPlan> { static constexpr const char* key = "hir"; };
+template <> struct PlanKey<XsrPlan> { static constexpr const char* key = "xsr"; };
+template <> struct PlanKey<DirthPlan> { static constexpr const char* key = "dirth"; };
+
+template <size_t... I>
+void plans_to_json(nlohmann::json& j, const ProcedurePlan& v, std::index_sequence<I...>) {
+  auto one = [&](auto index) {
+    using P = std::variant_alternative_t<decltype(index)::value, ProcedurePlan>;
+    if constexpr (PlanKey<P>::key != nullptr) {
+      if (const P* p = std::get_if<P>(&v)) j[PlanKey<P>::key] = *p;
+      else j[PlanKey<P>::key] = nullptr;
+    }
+  };
+  (one(std::integral_constant<size_t, I>{}), ...);
+}
+
+template <size_t... I>
+void plans_from_json(const nlohmann::json& j, ProcedurePlan& v, std::index_sequence<I...>) {
+  auto one = [&](auto index) {
+    using P = std::variant_alternative_t<decltype(index)::value, ProcedurePlan>;
+    if constexpr (PlanKey<P>::key != nullptr) {
+      const auto it = j.find(PlanKey<P>::key);
+      if (it != j.end() && !it->is_null()) v = it->template get<P>();
+    }
+  };
+  (one(std::integral_constant<size_t, I>{}), ...);
+}
+
+constexpr auto kPlanTypes = std::make_index_sequence<std::variant_size_v<ProcedurePlan>>{};
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const TestPlan& t) {
+  common_to_json(j, t);
+  plans_to_json(j, t.procedure_plan, kPlanTypes);
+}
+
+void from_json(const nlohmann::json& j, TestPlan& t) {
+  common_from_json(j, t);
+  plans_from_json(j, t.procedure_plan, kPlanTypes);
+}
 PTS_JSON_DEFINE(WindowAssessment, first_round, last_round, values,
                 average, slope, intercept, data_excursion,
                 slope_excursion, allowed_data_excursion,

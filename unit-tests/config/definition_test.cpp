@@ -5,13 +5,13 @@
 #include <string>
 
 #include "config/definition.h"
-#include "config/definition_problems.h"
+#include "definition_fixtures.h"
 
 namespace {
 
 using namespace pts;
 
-const std::string kDir = std::string(PTS_SOURCE_DIR) + "/tests-pts/";
+using test::kDir;
 
 config::TestDefinition load(const std::string& name) {
   auto d = config::load_definition(kDir + name);
@@ -96,12 +96,7 @@ tc_qd = "required"
 tracking = [ { rw = 0, bs = "4k", metric = "iops" } ]
 )";
 
-std::string replace(std::string s, const std::string& from, const std::string& to) {
-  auto pos = s.find(from);
-  EXPECT_NE(pos, std::string::npos) << from;
-  return pos == std::string::npos ? s : s.replace(pos, from.size(), to);
-}
-
+using test::replace;
 using test::has;
 using test::problems;
 

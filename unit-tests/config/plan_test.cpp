@@ -9,27 +9,15 @@
 #include "config/definition.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
+#include "definition_fixtures.h"
 
 namespace {
 
 using namespace pts;
 
-config::TestDefinition def(const std::string& name) {
-  auto d = config::load_definition(std::string(PTS_SOURCE_DIR) + "/tests-pts/" + name);
-  EXPECT_TRUE(d.ok());
-  return d.ok() ? d.value() : config::TestDefinition{};
-}
-
-config::ResolvedPlan resolve(const std::string& name, const config::RunOptions& o,
-                             const model::DeviceIdentity& id = config::nominal_identity()) {
-  auto r = config::resolve_plan(def(name), o, id, model::EngineLimits{});
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
-  return r.ok() ? r.value() : config::ResolvedPlan{};
-}
-
-bool has_deviation(const config::ResolvedPlan& r, const std::string& code) {
-  return std::any_of(r.deviations.begin(), r.deviations.end(), [&](const auto& d) { return d.code == code; });
-}
+using test::def;
+using test::has_deviation;
+using test::resolve;
 
 TEST(ResolvePlan, OperatorSeedAndPurgeAcceptanceReachThePlan) {
   config::RunOptions o;

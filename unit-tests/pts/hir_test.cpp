@@ -24,8 +24,8 @@ struct IdleDrive {
 
 model::TestPlan small_hir(const model::DeviceIdentity& id) {
   auto plan = shipped_plan("hir", {}, id);
-  EXPECT_TRUE(plan.hir);
-  if (plan.hir) plan.hir->repetitions = 3;  // 3 × (A + B) keeps the sequence readable
+  EXPECT_TRUE(plan.params<model::HirPlan>());
+  if (plan.params<model::HirPlan>()) plan.params<model::HirPlan>()->repetitions = 3;  // 3 × (A + B) keeps the sequence readable
   return plan;
 }
 

@@ -5,6 +5,7 @@
 
 #include <numeric>
 
+#include "config/definition.h"
 #include "pts/procedure.h"
 #include "pts/window_results.h"
 #include "results/codec.h"
@@ -309,25 +310,28 @@ TEST(StateMachine, AnOperatorSeedGivesEveryCellOfEveryRoundItsOwnSeed) {
   EXPECT_EQ(std::count(sorted.begin(), sorted.end(), 42u), 0);
 }
 
-TEST(Procedures, RegistryRunsAllEightTests) {
-  for (const char* id : {"iops", "throughput", "latency"}) {
-    const auto* p = runner::find_procedure(id);
-    ASSERT_NE(p, nullptr) << id;
-    EXPECT_STREQ(p->name(), "steady-rounds");
+TEST(Procedures, EveryRowRunsAndEveryDefinitionFindsItsRow) {
+  // The table's check: every definition row is joined with the part that runs it.
+  EXPECT_TRUE(runner::rows_without_run().empty());
+  const std::pair<const char*, const char*> tests[] = {{"iops", "steady-rounds"}, {"throughput", "steady-rounds"},
+                                                       {"latency", "steady-rounds"}, {"wsat", "wsat"},
+                                                       {"hir", "hir"}, {"xsr", "xsr"},
+                                                       {"dirth", "dirth"}, {"ecw", "dirth"}};
+  for (const auto& [id, proc] : tests) {
+    auto d = config::load_definition(std::string(PTS_SOURCE_DIR) + "/tests-pts/" + id + ".toml");
+    ASSERT_TRUE(d.ok()) << id << ": " << d.error().message();
+    const config::ProcedureRow* row = config::find_procedure(d->procedure);
+    ASSERT_NE(row, nullptr) << id;
+    EXPECT_STREQ(row->name, proc) << id;
+    EXPECT_NE(runner::find_procedure(*row), nullptr) << id;
   }
-  const std::pair<const char*, const char*> advanced[] = {
-      {"wsat", "wsat"}, {"hir", "hir"}, {"xsr", "xsr"}, {"dirth", "dirth"}, {"ecw", "dirth"}};
-  for (const auto& [id, proc] : advanced) {
-    const auto* p = runner::find_procedure(id);
-    ASSERT_NE(p, nullptr) << id;
-    EXPECT_STREQ(p->name(), proc);
-  }
-  EXPECT_EQ(runner::find_procedure("cbw"), nullptr);
+  EXPECT_EQ(config::find_procedure("cbw"), nullptr);
   model::TestPlan plan;
   plan.test_id = "my-wsat";  // a definition file of its own names its procedure
   plan.procedure = "wsat";
-  ASSERT_NE(runner::find_procedure_for(plan), nullptr);
-  EXPECT_STREQ(runner::find_procedure_for(plan)->name(), "wsat");
+  EXPECT_EQ(runner::find_procedure_for(plan), runner::find_procedure(*config::find_procedure("wsat")));
+  plan.procedure = "";  // a record from before the table: steady Rounds
+  EXPECT_EQ(runner::find_procedure_for(plan), runner::find_procedure(*config::find_procedure("steady-rounds")));
   plan.procedure = "nonesuch";
   EXPECT_EQ(runner::find_procedure_for(plan), nullptr);
 }

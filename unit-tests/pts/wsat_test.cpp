@@ -23,9 +23,9 @@ TEST(Wsat, StopsAtFourTimesCapacityFromFobWithoutWipc) {
   Rig rig(fob_then_cliff);
   rig.device.id.capacity_bytes = kBigDrive;
   auto plan = shipped_plan("wsat", {}, rig.device.id);
-  ASSERT_TRUE(plan.wsat);
-  EXPECT_EQ(plan.wsat->stop_bytes, 4 * kBigDrive);
-  EXPECT_EQ(plan.wsat->max_seconds, 86400);
+  ASSERT_TRUE(plan.params<model::WsatPlan>());
+  EXPECT_EQ(plan.params<model::WsatPlan>()->stop_bytes, 4 * kBigDrive);
+  EXPECT_EQ(plan.params<model::WsatPlan>()->max_seconds, 86400);
   auto res = rig.start(temp_run_dir("wsat-cap"), plan);
   ASSERT_FALSE(res.error) << res.error->message();
   EXPECT_EQ(rig.device.purge_calls, 1);
@@ -84,9 +84,9 @@ TEST(Wsat, TimeScaleShortensTheTimeLimitAndIsADeviation) {
   config::RunOptions o;
   o.time_scale = 0.01;  // 24 h -> 864 s
   auto plan = shipped_plan("wsat", o, rig.device.id);
-  ASSERT_TRUE(plan.wsat);
-  EXPECT_DOUBLE_EQ(plan.wsat->max_seconds, 864);
-  EXPECT_DOUBLE_EQ(plan.wsat->spec_max_seconds, 86400);
+  ASSERT_TRUE(plan.params<model::WsatPlan>());
+  EXPECT_DOUBLE_EQ(plan.params<model::WsatPlan>()->max_seconds, 864);
+  EXPECT_DOUBLE_EQ(plan.params<model::WsatPlan>()->spec_max_seconds, 86400);
   auto res = rig.start(temp_run_dir("wsat-scale"), plan);
   ASSERT_FALSE(res.error);
   EXPECT_EQ(cells_of(res.record, 0).size(), 15u);  // ceil(864 / 60)

@@ -65,7 +65,7 @@ TEST(Xsr, RecoveryToleranceCoversGroupOnesFobSamples) {
   const auto& s = res.record.subtests[0];
   const double mean = (5 * 1200.0 + 43 * 1000.0) / 48 * 1048576 / 1e6;
   EXPECT_NEAR(finding_value(s, "ag1_mbps"), mean, 1e-6);
-  EXPECT_DOUBLE_EQ(res.record.plan.xsr->recovery_tolerance, 0.05);
+  EXPECT_DOUBLE_EQ(res.record.plan.params<model::XsrPlan>()->recovery_tolerance, 0.05);
   EXPECT_DOUBLE_EQ(finding_value(s, "recovery_minutes"), 5);  // sample 6: 1000 IOPS >= 0.95 x 1020.8
 }
 

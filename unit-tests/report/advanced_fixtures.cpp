@@ -75,11 +75,11 @@ model::RunRecord wsat_fixture() {
   w.max_seconds = 2400;
   w.stop_bytes = 4 * rec.device.capacity_bytes;
   w.plateau_samples = 10;
-  p.wsat = w;
+  p.procedure_plan = w;
   model::SubTestPlan sp;
   sp.id = "write-intensive";
   sp.title = "RND 4 KiB W";
-  sp.role = model::role::kWsatSamples;
+  sp.role = model::SubTestRole::WsatSamples;
   sp.purge = true;
   sp.cells.push_back(make_cell(AccessPattern::Random, 0, 4096, 4, 32));
   sp.cells.back().id = "wsat";
@@ -130,7 +130,7 @@ model::RunRecord hir_fixture() {
   h.access_c_seconds = 30;
   h.wait_seconds = {5, 10};
   h.spec_wait_seconds = {5, 10};
-  p.hir = h;
+  p.procedure_plan = h;
   model::SubTestPlan pre;
   pre.id = "precondition";
   pre.title = "Preconditioning (RND 4 KiB W to steady state)";
@@ -149,7 +149,7 @@ model::RunRecord hir_fixture() {
     sp.id = "wait" + std::to_string(static_cast<int>(h.wait_seconds[w])) + "s";
     sp.title = "Wait state " + std::to_string(w + 1) + ": " + std::to_string(static_cast<int>(h.wait_seconds[w])) +
                " s idle";
-    sp.role = model::role::kHirWaitState;
+    sp.role = model::SubTestRole::HirWaitState;
     sp.role_index = w;
     sp.cells.push_back(make_cell(AccessPattern::Random, 0, 4096, 4, 32));
     sp.cells.back().id = "access-a";
@@ -206,14 +206,14 @@ model::RunRecord xsr_fixture() {
   model::SubTestPlan sp;
   sp.id = "main";
   sp.title = "SEQ 1024 KiB W → RND 8 KiB W → SEQ 1024 KiB W";
-  sp.role = model::role::kXsrGroups;
+  sp.role = model::SubTestRole::XsrGroups;
   const char* ids[3] = {"ag1", "ag2", "ag3"};
   for (int g = 0; g < 3; ++g) {
     sp.cells.push_back(g == 1 ? make_cell(AccessPattern::Random, 0, 8192, 1, 32)
                               : make_cell(AccessPattern::Sequential, 0, 1048576, 1, 32));
     sp.cells.back().id = ids[g];
   }
-  p.xsr = model::XsrPlan{{{"ag1", 600, 28800}, {"ag2", 600, 21600}, {"ag3", 600, 28800}}, "group1-mean"};
+  p.procedure_plan = model::XsrPlan{{{"ag1", 600, 28800}, {"ag2", 600, 21600}, {"ag3", 600, 28800}}, "group1-mean"};
   p.subtests.push_back(sp);
   std::vector<model::CellResult> cells;
   uint64_t clock = kStart;
@@ -262,7 +262,7 @@ model::RunRecord dirth_fixture(bool ecw) {
   d.thread_counts = {4, 2, 1};
   d.queue_depths = {8, 4, 1};
   d.art_ceiling_ns = 1e6;
-  p.dirth = d;
+  p.procedure_plan = d;
   const uint32_t rd = ecw ? 40 : 65;
   auto stim = [&](uint32_t tc, uint32_t qd) {
     model::CellPlan c = make_cell(AccessPattern::Random, rd, ecw ? 4096 : 8192, tc, qd);
@@ -284,7 +284,7 @@ model::RunRecord dirth_fixture(bool ecw) {
   model::SubTestPlan sweep;
   sweep.id = "sweep";
   sweep.title = "TC × QD sweep";
-  sweep.role = model::role::kDirthSweep;
+  sweep.role = model::SubTestRole::DirthSweep;
   sweep.cells.push_back(make_cell(AccessPattern::Random, 0, 8192, 4, 8));
   sweep.cells.back().id = "prewrite";
   for (uint32_t tc : d.thread_counts)
@@ -297,7 +297,7 @@ model::RunRecord dirth_fixture(bool ecw) {
     model::SubTestPlan hs;
     hs.id = hid[k];
     hs.title = std::string(names[k]) + " histogram";
-    hs.role = model::role::kDirthHistogram;
+    hs.role = model::SubTestRole::DirthHistogram;
     hs.role_index = k;
     hs.cells.push_back(make_cell(AccessPattern::Random, 0, 8192, 4, 8));
     hs.cells.back().id = "prewrite";

@@ -98,7 +98,7 @@ TEST(Codec, EnumsAreReadableStrings) {
   EXPECT_EQ(j["plan"]["subtests"][0]["tracking"][0]["metric"], "iops");
 }
 
-TEST(Codec, AdvancedTestRecordsRoundTrip) {
+TEST(Codec, ProcedurePlansRoundTrip) {
   auto r = sample_record();
   r.plan.procedure = "hir";
   r.plan.time_scale = 0.01;
@@ -107,13 +107,8 @@ TEST(Codec, AdvancedTestRecordsRoundTrip) {
   h.wait_seconds = {0.05, 0.1};
   h.spec_wait_seconds = {5, 10};
   h.repetitions = 3;
-  r.plan.hir = h;
-  model::DirthPlan d;
-  d.thread_counts = {2, 1};
-  d.queue_depths = {4, 1};
-  d.art_ceiling_ns = 2.5e6;
-  r.plan.dirth = d;
-  r.plan.subtests[0].role = model::role::kHirWaitState;
+  r.plan.procedure_plan = h;
+  r.plan.subtests[0].role = model::SubTestRole::HirWaitState;
   r.plan.subtests[0].role_index = 1;
   model::IdleRecord idle;
   idle.requested_ns = 5'000'000'000;
@@ -128,20 +123,36 @@ TEST(Codec, AdvancedTestRecordsRoundTrip) {
   auto back = results::parse_run_json(text, "mem");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(results::run_record_to_json_text(*back), text);
-  ASSERT_TRUE(back->plan.hir && back->plan.dirth);
-  EXPECT_EQ(back->plan.hir->wait_seconds, (std::vector<double>{0.05, 0.1}));
-  EXPECT_EQ(back->plan.dirth->art_ceiling_ns, 2.5e6);
+  ASSERT_TRUE(back->plan.params<model::HirPlan>());
+  EXPECT_EQ(back->plan.params<model::HirPlan>()->wait_seconds, (std::vector<double>{0.05, 0.1}));
   EXPECT_EQ(back->plan.subtests[0].role_index, 1u);
   const auto& i = *back->subtests[0].rounds[0].idle_after;
   EXPECT_EQ(*i.engine_ios_after, 77u);
   EXPECT_FALSE(i.kernel_ios_before);
   EXPECT_FALSE(back->subtests[0].findings[1].value);
   EXPECT_EQ(*back->subtests[0].findings[0].value, 1.25);
-  // A record from before the advanced tests loads with no procedure parameters.
+  // A record from before the procedure parameters loads with no procedure parameters.
   auto old = results::parse_run_json(R"({"schema_version":1,"plan":{"test_id":"iops"}})", "mem");
   ASSERT_TRUE(old.ok());
   EXPECT_TRUE(old->plan.procedure.empty());
-  EXPECT_FALSE(old->plan.hir);
+  EXPECT_TRUE(old->plan.params<model::SteadyRoundsPlan>());
+  // A DIRTH plan holds the DIRTH parameters and no other procedure's.
+  auto dr = sample_record();
+  dr.plan.procedure = "dirth";
+  model::DirthPlan d;
+  d.thread_counts = {2, 1};
+  d.queue_depths = {4, 1};
+  d.art_ceiling_ns = 2.5e6;
+  dr.plan.procedure_plan = d;
+  dr.plan.subtests[0].role = model::SubTestRole::DirthSweep;
+  const auto dtext = results::run_record_to_json_text(dr);
+  auto dback = results::parse_run_json(dtext, "mem");
+  ASSERT_TRUE(dback.ok()) << dback.error().message();
+  EXPECT_EQ(results::run_record_to_json_text(*dback), dtext);
+  ASSERT_TRUE(dback->plan.params<model::DirthPlan>());
+  EXPECT_EQ(dback->plan.params<model::DirthPlan>()->art_ceiling_ns, 2.5e6);
+  EXPECT_FALSE(dback->plan.params<model::HirPlan>());
+  EXPECT_EQ(dback->plan.subtests[0].role, model::SubTestRole::DirthSweep);
 }
 
 TEST(Codec, MissingKeysTakeDefaults) {

@@ -184,7 +184,7 @@ void advanced_expectations(const std::string& name, const model::RunRecord& r, j
       size_t n = 0;
       for (const auto& round : r.subtests[si].rounds)
         if (round.cells[0].cell_id == "access-a") a += round.cells[0].iops, ++n;
-      rows.push_back({r.plan.hir->wait_seconds[si - 1], a / n / base});
+      rows.push_back({r.plan.params<model::HirPlan>()->wait_seconds[si - 1], a / n / base});
     }
     e["tables"].push_back({{"sheet", "Recovery"},
                            {"caption", "Per wait state: idle, recovery ratio, baseline, Access A and Access C IOPS, "

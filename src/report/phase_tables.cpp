@@ -1,5 +1,5 @@
-// report/advanced_tables.cpp — see advanced_tables.h.
-#include "report/advanced_tables.h"
+// report/phase_tables.cpp — see phase_tables.h.
+#include "report/phase_tables.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@ namespace pts::report {
 
 namespace {
 
-/// Column header of a per-cell metric on the advanced pages.
+/// Column header of a per-cell metric on the phase pages.
 std::string metric_header(const std::string& m) {
   static const std::map<std::string, std::string> names = {
       {"iops", "IOPS"},           {"read_iops", "Read IOPS"},    {"write_iops", "Write IOPS"},
@@ -337,7 +337,7 @@ const model::Finding* find_finding(const model::RunRecord& record, const std::ve
   return nullptr;
 }
 
-Table advanced_table(const TableSpec& spec, const Scope& scope) {
+Table phase_table(const TableSpec& spec, const Scope& scope) {
   switch (spec.kind) {
     case TableKind::Samples: return samples_table(spec, scope);
     case TableKind::Findings: return findings_table(spec, scope);

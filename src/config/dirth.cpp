@@ -1,18 +1,75 @@
-// config/dirth_resolver.cpp — plan resolution of DIRTH and ECW (the ECW definition runs the
-// DIRTH procedure with its composite workload): preconditioning, the TC × QD sweep in the
-// chosen order, and the three histogram sub-tests whose TC/QD the sweep picks at run time.
+// config/dirth.cpp — the Demand Intensity / Response Time Histogram row of the procedure table
+// (PTS-E 1.1 §13), definition side; ECW (§14) runs it with its composite workload. The [dirth]
+// table (stimulus, preconditioning workload, the TC × QD grid, the MaxIOPS ceiling, pre-writes
+// and histogram lengths) is resolved into the preconditioning, the sweep in the chosen order,
+// three histogram sub-tests whose TC/QD the sweep picks at run time, and the model::DirthPlan
+// that pts/dirth.cpp runs.
 #include <algorithm>
 #include <functional>
 
-#include "config/advanced_cells.h"
+#include "config/procedure_rows.h"
 #include "config/resolver_text.h"
+#include "config/toml_reader.h"
+#include "config/workloads.h"
 
-namespace pts::config::detail {
+namespace pts::config {
 
 namespace {
 
+using namespace detail;
+
+/// [dirth]
+struct DirthDef {
+  std::string workload;               ///< the sweep and histogram stimulus
+  std::string precondition_workload;  ///< preconditioning and pre-writes
+  uint32_t precondition_round_cells = 30;
+  std::vector<uint32_t> thread_counts;
+  std::vector<uint32_t> queue_depths;
+  std::string sweep_order = "toio-descending";
+  double art_ceiling_ms = 5;
+  double round_prewrite_minutes = 5;
+  double histogram_prewrite_minutes = 60;
+  double histogram_minutes = 10;
+  std::string mid_rule = "closest-to-midpoint-under-ceiling";
+  int line = 0;
+  int grid_line = 0;     ///< thread_counts, for messages about the grid
+  int ceiling_line = 0;
+};
+
 const char* const kPointNames[3] = {"MaxIOPS", "MidIOPS", "MinIOPS"};
 const char* const kPointIds[3] = {"histogram-max", "histogram-mid", "histogram-min"};
+
+void read(TableReader& r, TestDefinition& d) {
+  DirthDef x;
+  x.line = r.line();
+  r.only_keys({"workload", "precondition_workload", "precondition_round_cells", "thread_counts", "queue_depths",
+               "sweep_order", "art_ceiling_ms", "round_prewrite_minutes", "histogram_prewrite_minutes",
+               "histogram_minutes", "mid_rule"});
+  if (auto v = r.string("workload", true)) x.workload = *v;
+  if (auto v = r.string("precondition_workload", true)) x.precondition_workload = *v;
+  if (auto v = r.integer("precondition_round_cells", 1, 1000)) x.precondition_round_cells = static_cast<uint32_t>(*v);
+  x.grid_line = r.line("thread_counts");
+  if (auto v = r.counts("thread_counts", 1, 1024, true)) x.thread_counts = *v;
+  if (auto v = r.counts("queue_depths", 1, 65536, true)) x.queue_depths = *v;
+  if (auto v = r.choice("sweep_order", {"toio-descending", "tc-outer"})) x.sweep_order = *v;
+  x.ceiling_line = r.line("art_ceiling_ms");
+  if (auto v = r.number("art_ceiling_ms", 0, true, 60000)) x.art_ceiling_ms = *v;
+  if (auto v = r.number("round_prewrite_minutes", 0, false, 1440)) x.round_prewrite_minutes = *v;
+  if (auto v = r.number("histogram_prewrite_minutes", 0, false, 1440)) x.histogram_prewrite_minutes = *v;
+  if (auto v = r.number("histogram_minutes", 0, true, 1440)) x.histogram_minutes = *v;
+  if (auto v = r.choice("mid_rule", {"closest-to-midpoint-under-ceiling", "closest-to-midpoint"})) x.mid_rule = *v;
+  d.own_table = x;
+}
+
+void check(const TestDefinition& d, Problems& p, bool /*shared_ok*/) {
+  const auto& x = d.own<DirthDef>();
+  check_workload(d, x.workload, "[dirth] workload", x.line, p);
+  check_workload(d, x.precondition_workload, "[dirth] precondition_workload", x.line, p);
+  for (const auto& [id, w] : d.workloads)
+    if (w.pattern != model::AccessPattern::Random)
+      p.add(w.line, "[workload." + id + "] the DIRTH procedure sweeps random access only");
+  check_class_workloads(d, p);
+}
 
 std::string upper(std::string s) {
   for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
@@ -39,13 +96,11 @@ std::vector<std::pair<uint32_t, uint32_t>> sweep_points(const model::DirthPlan& 
   return pts;
 }
 
-}  // namespace
-
-void resolve_dirth(AdvancedCtx& c) {
-  const DirthDef& d = *c.d.advanced.dirth;
-  const WorkloadDef* wl = stimulus(c, d.workload, true);
+void resolve(ResolveCtx& c) {
+  const DirthDef& d = c.d.own<DirthDef>();
+  const WorkloadDef* wl = stimulus(c, d.workload);
   if (!wl) return;
-  const WorkloadDef& pw = c.d.advanced.workloads.at(d.precondition_workload);
+  const WorkloadDef& pw = c.d.workloads.at(d.precondition_workload);
   auto& p = c.plan();
   const std::string name = upper(c.d.id);
   model::DirthPlan dp;
@@ -68,7 +123,7 @@ void resolve_dirth(AdvancedCtx& c) {
   if (dp.thread_counts != spec_grid || dp.queue_depths != spec_grid)
     c.deviate("dirth-grid", name + " sweeps TC " + grid_text(dp.thread_counts) + " × QD " +
                                 grid_text(dp.queue_depths) + " instead of TC {32,16,8,6,4,2,1} × QD {32,16,8,6,4,2,1}");
-  const std::string pc_tcqd = "TC " + std::to_string(p.threads) + " / QD " + std::to_string(p.queue_depth);
+  const std::string pc_tcqd = tcqd(p);
   c.interpret(name + " stimulus " + wl->title + " (" + workload_label(*wl) + "); preconditioning and pre-writes " +
               pw.title + " (" + workload_label(pw) + ") — the spec text was not available, this follows the one "
               "implementation found ([dirth] workload, precondition_workload)");
@@ -95,7 +150,7 @@ void resolve_dirth(AdvancedCtx& c) {
   model::SubTestPlan sweep;
   sweep.id = "sweep";
   sweep.title = name + " – Demand Intensity sweep TC × QD, " + workload_label(*wl);
-  sweep.role = model::role::kDirthSweep;
+  sweep.role = model::SubTestRole::DirthSweep;
   sweep.purge = false;
   sweep.wipc_enabled = false;
   if (dp.round_prewrite_seconds > 0)
@@ -114,7 +169,7 @@ void resolve_dirth(AdvancedCtx& c) {
     model::SubTestPlan h;
     h.id = kPointIds[k];
     h.title = name + " – Response Time Histogram at " + kPointNames[k];
-    h.role = model::role::kDirthHistogram;
+    h.role = model::SubTestRole::DirthHistogram;
     h.role_index = k;
     h.purge = false;
     h.wipc_enabled = false;
@@ -126,14 +181,17 @@ void resolve_dirth(AdvancedCtx& c) {
                                 workload_spec(c, *wl, 0, 0, dp.histogram_seconds)));
     p.subtests.push_back(std::move(h));
   }
-  p.dirth = dp;
+  p.procedure_plan = dp;
 }
 
-SubtestWorstCase dirth_worst_case(const model::TestPlan& p, const model::SubTestPlan& s) {
+SubtestWorstCase worst_case(const model::TestPlan& p, const model::SubTestPlan& s) {
+  if (!p.params<model::DirthPlan>() ||
+      (s.role != model::SubTestRole::DirthHistogram && s.role != model::SubTestRole::DirthSweep))
+    return rounds_worst_case(p, s);
   SubtestWorstCase out;
   double cells = 0;
   for (const auto& c : s.cells) cells += c.spec.seconds;
-  if (s.role == model::role::kDirthHistogram) {
+  if (s.role == model::SubTestRole::DirthHistogram) {
     out.seconds = cells;
     out.how = "pre-write and capture at the chosen point";
   } else {
@@ -143,24 +201,62 @@ SubtestWorstCase dirth_worst_case(const model::TestPlan& p, const model::SubTest
   return out;
 }
 
-std::vector<std::string> describe_dirth_subtest(const model::TestPlan& p, const model::SubTestPlan& s) {
-  std::vector<std::string> out;
-  const auto& d = *p.dirth;
-  if (s.role == model::role::kDirthSweep) {
-    const size_t points = d.thread_counts.size() * d.queue_depths.size();
-    out.push_back("each Round: " + (d.round_prewrite_seconds > 0 ? duration_words(d.round_prewrite_seconds) + " pre-write, then "
-                                                                 : std::string()) +
-                  std::to_string(points) + " TC × QD points of " + duration_words(p.cell_seconds) + " (" +
-                  (d.sweep_order == "toio-descending" ? "total OIO descending" : "TC outer, QD inner, descending") +
-                  "); until steady state as the preconditioning");
-    out.push_back("then MaxIOPS = highest IOPS with ART <= " + num(d.art_ceiling_ns / 1e6) + " ms, MinIOPS = TC " +
-                  std::to_string(d.thread_counts.back()) + " / QD " + std::to_string(d.queue_depths.back()) +
-                  ", MidIOPS closest to their midpoint");
-  } else if (s.role == model::role::kDirthHistogram) {
-    for (const auto& c : s.cells) out.push_back(c.label + ", " + duration_words(c.spec.seconds));
-    out.push_back("skipped when the sweep finds no point for it (no ART under the ceiling)");
+SubtestText describe(const model::TestPlan& p, const model::SubTestPlan& s) {
+  const auto* d = p.params<model::DirthPlan>();
+  if (!d || s.role == model::SubTestRole::SteadyRounds) return describe_rounds(p, s);
+  SubtestText out;
+  if (s.role == model::SubTestRole::DirthSweep) {
+    const size_t points = d->thread_counts.size() * d->queue_depths.size();
+    out.phases.push_back("each Round: " +
+                         (d->round_prewrite_seconds > 0 ? duration_words(d->round_prewrite_seconds) + " pre-write, then "
+                                                        : std::string()) +
+                         std::to_string(points) + " TC × QD points of " + duration_words(p.cell_seconds) + " (" +
+                         (d->sweep_order == "toio-descending" ? "total OIO descending" : "TC outer, QD inner, descending") +
+                         "); until steady state as the preconditioning");
+    out.phases.push_back("then MaxIOPS = highest IOPS with ART <= " + num(d->art_ceiling_ns / 1e6) + " ms, MinIOPS = TC " +
+                         std::to_string(d->thread_counts.back()) + " / QD " + std::to_string(d->queue_depths.back()) +
+                         ", MidIOPS closest to their midpoint");
+    out.then_cells = true;  // the sweep's points are its cells
+  } else if (s.role == model::SubTestRole::DirthHistogram) {
+    for (const auto& c : s.cells) out.phases.push_back(c.label + ", " + duration_words(c.spec.seconds));
+    out.phases.push_back("skipped when the sweep finds no point for it (no ART under the ceiling)");
   }
   return out;
 }
 
-}  // namespace pts::config::detail
+/// A grid point exceeds an engine limit: its TC and QD come from [dirth], not from flags.
+std::string explain_limit(const TestDefinition& d, const model::SubTestPlan& sub, const model::CellPlan& cell,
+                          const std::string& problem) {
+  if (sub.role != model::SubTestRole::DirthSweep || cell.id.rfind("tc", 0) != 0) return problem;
+  std::string msg = problem;
+  for (const auto& [flag, word] : {std::pair<std::string, std::string>{"--oio ", "QD "}, {"--threads ", "TC "}})
+    for (size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at)) msg.replace(at, flag.size(), word);
+  return d.file + ":" + std::to_string(d.own<DirthDef>().grid_line) + ": [dirth] thread_counts x queue_depths: point TC " +
+         std::to_string(cell.spec.threads) + " / QD " + std::to_string(cell.spec.queue_depth) +
+         " is larger than the target supports: " + msg;
+}
+
+}  // namespace
+
+const ProcedureRow& dirth_procedure() {
+  static const ProcedureRow row = [] {
+    ProcedureRow r;
+    r.name = "dirth";
+    r.table = "dirth";
+    r.reads = {"workload", "editions.workloads", "steady_state.window_rounds", "steady_state.max_rounds",
+               "steady_state.data_excursion_pct", "steady_state.slope_excursion_pct"};
+    r.scaled = true;
+    r.takes_workload = true;
+    r.takes_art_ceiling = true;
+    r.read = read;
+    r.check = check;
+    r.resolve = resolve;
+    r.worst_case = worst_case;
+    r.describe = describe;
+    r.explain_limit = explain_limit;
+    return r;
+  }();
+  return row;
+}
+
+}  // namespace pts::config

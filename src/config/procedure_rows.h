@@ -1,0 +1,15 @@
+// config/procedure_rows.h — the built-in rows of the procedure table (config/procedure.h), one
+// file each; pts/procedure.cpp joins each with the part that runs it. May use: core, model.
+#pragma once
+
+#include "config/procedure.h"
+
+namespace pts::config {
+
+const ProcedureRow& steady_rounds_procedure();  ///< steady_rounds.cpp: IOPS, Throughput, Latency
+const ProcedureRow& wsat_procedure();           ///< wsat.cpp
+const ProcedureRow& hir_procedure();            ///< hir.cpp
+const ProcedureRow& xsr_procedure();            ///< xsr.cpp
+const ProcedureRow& dirth_procedure();          ///< dirth.cpp: DIRTH and ECW
+
+}  // namespace pts::config

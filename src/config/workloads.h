@@ -1,0 +1,60 @@
+// config/workloads.h — internal to config/: named workloads ([workload.ID]) for the procedures
+// that run them (WSAT, HIR, XSR, DIRTH): read and checked from a definition, turned into access
+// specs and cells over the plan's ActiveRange, the stimulus an operator may choose, the
+// steady-state preconditioning sub-test built from one, and durations in words. Included by
+// config/*.cpp only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/procedure.h"
+
+namespace pts::config::detail {
+
+/// Reads every [workload.ID] table into d.workloads (at least one).
+void read_workloads(TableReader& top, Problems& p, TestDefinition& d);
+
+/// `name` names a [workload.*] of the definition; else a problem at `line` ("<where> names
+/// workload 'x', which no [workload.x] defines (defined: ...)").
+void check_workload(const TestDefinition& d, const std::string& name, const std::string& where, int line,
+                    Problems& p);
+
+/// Every edition/class `workloads` list names defined workloads.
+void check_class_workloads(const TestDefinition& d, Problems& p);
+
+/// "RND 4 KiB 0/100", or "RND 12-size block mix 40/60" for a split.
+std::string workload_label(const WorkloadDef& w);
+
+/// The workload as an access spec at TC `threads` × QD `queue_depth` for `seconds`, over the
+/// plan's ActiveRange, with the operator's seed. Block sizes the target cannot run are errors.
+model::AccessSpec workload_spec(ResolveCtx& c, const WorkloadDef& w, uint32_t threads, uint32_t queue_depth,
+                                double seconds);
+
+model::CellPlan make_cell(std::string id, std::string label, model::AccessSpec spec);
+
+/// The stimulus: --workload when given (a deviation unless the edition/class lists it), else
+/// `default_id`. Null after adding an error (an unknown id).
+const WorkloadDef* stimulus(ResolveCtx& c, const std::string& default_id);
+
+/// Whether the sub-tests purge (the definition's purge, unless --purge none was chosen).
+bool purge_wanted(ResolveCtx& c);
+
+/// Steady-state preconditioning sub-test: Rounds of `cells_per_round` cells of `w` at the
+/// plan's TC/QD; the Tracking Variable is the IOPS of each Round's last cell.
+model::SubTestPlan precondition_subtest(ResolveCtx& c, const WorkloadDef& w, uint32_t cells_per_round,
+                                        const std::string& title);
+
+/// A steady-Rounds sub-test of a procedure with phases of its own (its preconditioning): worst
+/// case max_rounds × its cells, and its description.
+SubtestWorstCase rounds_worst_case(const model::TestPlan& plan, const model::SubTestPlan& sub);
+SubtestText describe_rounds(const model::TestPlan& plan, const model::SubTestPlan& sub);
+
+/// "8 h", "5 min", "30 s", "1.5 s" for plans and deviations.
+std::string duration_words(double seconds);
+
+/// "TC 4 / QD 32", the plan's.
+std::string tcqd(const model::TestPlan& p);
+
+}  // namespace pts::config::detail

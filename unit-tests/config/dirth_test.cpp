@@ -1,0 +1,168 @@
+// unit-tests/config/dirth_test.cpp — the dirth row, definition side (DIRTH and ECW, which runs
+// it with the composite mix): the sweep over the TC × QD grid and the histogram sub-tests, the
+// sweep order, the ART ceiling, the grid against the engine's limits, and bad input named by
+// file:line.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/definition.h"
+#include "config/plan_resolver.h"
+#include "config/run_options.h"
+#include "definition_fixtures.h"
+
+namespace {
+
+using namespace pts;
+using test::def;
+using test::has;
+using test::has_deviation;
+using test::kDir;
+using test::line_of;
+using test::problems;
+using test::replace;
+using test::resolve;
+using test::resolve_errors;
+using test::text_of;
+
+TEST(DirthDefinition, ResolvesWithTheSpecValues) {
+  const auto r = resolve("dirth.toml");
+  const auto* d = r.plan.params<model::DirthPlan>();
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->thread_counts, (std::vector<uint32_t>{32, 16, 8, 6, 4, 2, 1}));
+  EXPECT_EQ(d->queue_depths, (std::vector<uint32_t>{32, 16, 8, 6, 4, 2, 1}));
+  EXPECT_EQ(d->art_ceiling_ns, 5e6);
+}
+
+TEST(DirthDefinition, SweepCellsAndHistogramSubTests) {
+  auto r = resolve("dirth.toml");
+  const auto& p = r.plan;
+  ASSERT_EQ(p.subtests.size(), 5u);
+  const auto& sweep = p.subtests[1];
+  EXPECT_EQ(sweep.role, model::SubTestRole::DirthSweep);
+  ASSERT_EQ(sweep.cells.size(), 50u);
+  EXPECT_EQ(sweep.cells[0].id, "prewrite");
+  EXPECT_EQ(sweep.cells[0].spec.seconds, 300);
+  EXPECT_EQ(sweep.cells[0].spec.read_pct, 0u);
+  EXPECT_EQ(sweep.tracking.at(0).cell_id, "tc32-qd32");
+  for (size_t k = 1; k < sweep.cells.size(); ++k) {
+    const auto& c = sweep.cells[k];
+    EXPECT_EQ(c.id, "tc" + std::to_string(c.spec.threads) + "-qd" + std::to_string(c.spec.queue_depth));
+    EXPECT_EQ(c.spec.read_pct, 65u);
+    EXPECT_EQ(c.spec.block_bytes, 8192u);
+  }
+  EXPECT_EQ(p.subtests[2].id, "histogram-max");
+  EXPECT_EQ(p.subtests[2].role, model::SubTestRole::DirthHistogram);
+  EXPECT_EQ(p.subtests[4].role_index, 2u);
+  EXPECT_EQ(p.subtests[0].cells[0].spec.threads, 32u);
+  EXPECT_EQ(p.subtests[0].cells[0].spec.queue_depth, 32u);
+  // PC 25 × 30 min; sweep 25 × (5 + 49) min; 3 × (60 + 10) min
+  EXPECT_DOUBLE_EQ(config::estimate_duration(p).rounds_seconds, 25 * 1800.0 + 25 * 54 * 60.0 + 3 * 70 * 60.0);
+}
+
+TEST(DirthDefinition, TimeScaleScalesThePhases) {
+  config::RunOptions o;
+  o.time_scale = 0.001;
+  auto d = resolve("dirth.toml", o);
+  EXPECT_DOUBLE_EQ(d.plan.params<model::DirthPlan>()->round_prewrite_seconds, 0.3);
+  EXPECT_DOUBLE_EQ(d.plan.params<model::DirthPlan>()->histogram_seconds, 0.6);
+  EXPECT_TRUE(has_deviation(d, "time-scale"));
+}
+
+TEST(DirthDefinition, TcOuterSweepOrder) {
+  auto text = replace(text_of("dirth.toml"), "sweep_order = \"toio-descending\"", "sweep_order = \"tc-outer\"");
+  auto d = config::parse_definition(text, kDir + "dirth.toml");
+  ASSERT_TRUE(d.ok()) << d.error().message();
+  auto r = config::resolve_plan(*d, {}, config::nominal_identity(), model::EngineLimits{});
+  ASSERT_TRUE(r.ok());
+  const auto& cells = r->plan.subtests[1].cells;
+  EXPECT_EQ(cells[1].id, "tc32-qd32");
+  EXPECT_EQ(cells[7].id, "tc32-qd1");
+  EXPECT_EQ(cells[8].id, "tc16-qd32");
+  EXPECT_EQ(cells[49].id, "tc1-qd1");
+}
+
+TEST(DirthDefinition, ArtCeilingAtOrBelowZero) {
+  for (const char* v : {"0", "-5"}) {
+    const auto t = replace(text_of("dirth.toml"), "art_ceiling_ms = 5", std::string("art_ceiling_ms = ") + v);
+    auto p = problems(t);
+    ASSERT_EQ(p.size(), 1u) << testing::PrintToString(p);
+    EXPECT_EQ(p[0], "x.toml:" + std::to_string(line_of(t, "art_ceiling_ms")) + ": [dirth] art_ceiling_ms = " + v +
+                        " must be greater than 0 and at most 60000");
+  }
+  config::RunOptions o;
+  EXPECT_EQ(config::set_run_option(o, "--art-ceiling", "0"),
+            "--art-ceiling: '0' is not an ART ceiling in ms (above 0, at most 60000)");
+  EXPECT_NE(config::set_run_option(o, "--art-ceiling", "-1").find("--art-ceiling: '-1'"), std::string::npos);
+  EXPECT_FALSE(o.art_ceiling_ms);
+}
+
+TEST(DirthDefinition, StructuralMistakesAllAtOnce) {
+  std::string t = text_of("dirth.toml");
+  t = replace(t, "precondition_workload = \"rnd8k-w\"", "precondition_workload = \"rnd4k-w\"");
+  t = replace(t, "purge = true", "purge = true\nwipc = true");
+  t = replace(t, "thread_counts = [32, 16, 8, 6, 4, 2, 1]", "thread_counts = [32, 16, 16]");
+  t = replace(t, "sweep_order = \"toio-descending\"", "sweep_order = \"random\"");
+  t = replace(t, "tc_qd = \"recommended\"", "tc_qd = \"recommended\"\ntracking = []");
+  auto p = problems(t);
+  EXPECT_TRUE(has(p, "names workload 'rnd4k-w', which no [workload.rnd4k-w] defines")) << testing::PrintToString(p);
+  EXPECT_TRUE(has(p, "[preconditioning] wipc: the dirth procedure does not read this key; remove it"));
+  EXPECT_TRUE(has(p, "thread_counts lists 16 twice"));
+  EXPECT_TRUE(has(p, "sweep_order 'random' must be one of toio-descending, tc-outer"));
+  EXPECT_TRUE(has(p, "tracking: the dirth procedure does not read this key; remove it")) << testing::PrintToString(p);
+}
+
+TEST(DirthDefinition, EcwRunsTheDirthProcedureWithTheCompositeMix) {
+  auto r = resolve("ecw.toml");
+  const auto& p = r.plan;
+  EXPECT_EQ(p.procedure, "dirth");
+  ASSERT_EQ(p.subtests.size(), 5u);
+  const auto& capture = p.subtests[2].cells.back().spec;
+  EXPECT_EQ(capture.read_pct, 40u);
+  ASSERT_EQ(capture.bs_split.size(), 12u);
+  EXPECT_EQ(capture.bs_split[7].bytes, 4096u);
+  EXPECT_EQ(capture.bs_split[7].percent, 67u);
+  ASSERT_EQ(capture.zones.size(), 3u);
+  EXPECT_EQ(model::zones_text(capture.zones), "50/5:30/15:20/80");
+  const auto& pc = p.subtests[0].cells[0].spec;
+  EXPECT_EQ(pc.read_pct, 0u);
+  EXPECT_EQ(model::zones_text(pc.zones), "50/5:30/15:20/80");
+  EXPECT_EQ(pc.block_bytes, 65536u);  // the largest of the split
+  EXPECT_NE(p.subtests[1].cells[1].label.find("TC 32 / QD 32"), std::string::npos);
+  // 0.5–3.5 KiB I/Os cannot run on a 4096-byte LBA format: refused, naming the workload.
+  auto e = resolve_errors("ecw.toml", {}, config::nominal_identity(1ull << 40, 4096));
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("[workload.ecw"), std::string::npos) << e[0];
+  // A target too small for zone A (5 %) to hold one 64 KiB block.
+  e = resolve_errors("ecw.toml", {}, config::nominal_identity(1ull << 20, 512));
+  EXPECT_TRUE(has(e, "zone 1 (50/5) covers")) << testing::PrintToString(e);
+}
+
+TEST(DirthDefinition, ZoneSharesNotSummingTo100) {
+  const auto t = replace(text_of("ecw.toml"), "zones = \"50/5:30/15:20/80\"", "zones = \"50/5:30/15:10/80\"");
+  auto p = problems(t);
+  ASSERT_EQ(p.size(), 1u) << testing::PrintToString(p);
+  EXPECT_EQ(p[0].rfind("x.toml:" + std::to_string(line_of(t, "zones = \"50/5:30/15:10")) +
+                           ": [workload.ecw] zones '50/5:30/15:10/80': ", 0), 0u) << p[0];
+  EXPECT_NE(p[0].find("sum to 90 %"), std::string::npos) << p[0];
+}
+
+// A TC x QD grid point beyond what the target's engine supports is bad input naming the
+// definition key (file:line), not a flag the operator never gave.
+TEST(DirthDefinition, GridBeyondEngineLimitsNamesTheDefinitionKey) {
+  model::EngineLimits small;
+  small.engine = "a small engine";
+  small.max_queue_depth = 16;
+  auto r = config::resolve_plan(def("dirth.toml"), {}, config::nominal_identity(), small);
+  ASSERT_FALSE(r.ok());
+  const auto& msgs = r.error().messages;
+  const std::string key = ":" + std::to_string(line_of(text_of("dirth.toml"), "thread_counts =")) +
+                          ": [dirth] thread_counts x queue_depths: point TC ";
+  EXPECT_TRUE(has(msgs, key + "32 / QD 32 is larger than the target supports: QD 32: a small engine keeps at most 16"))
+      << r.error().message();
+  EXPECT_TRUE(has(msgs, key + "1 / QD 32 is larger")) << r.error().message();
+  EXPECT_FALSE(has(msgs, key + "32 / QD 16 is larger")) << r.error().message();  // QD 16 fits
+}
+
+}  // namespace
