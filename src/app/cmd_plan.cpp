@@ -16,7 +16,7 @@
 #include "engine/io_engine.h"
 #include "config/catalog.h"
 #include "config/plan_resolver.h"
-#include "config/procedure.h"
+#include "config/procedure_table.h"
 #include "core/units.h"
 #include "device/target_device.h"
 #include "results/codec.h"

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "config/definition.h"
-#include "config/procedure.h"
+#include "config/procedure_table.h"
 #include "config/toml_reader.h"
 #include "config/workloads.h"
 #include "core/units.h"

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "config/engine_check.h"
-#include "config/procedure.h"
+#include "config/procedure_table.h"
 #include "config/workloads.h"
 #include "config/resolver_text.h"
 #include "core/units.h"

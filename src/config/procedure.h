@@ -7,9 +7,10 @@
 // duration and describe it for `ptsuite plan`. Running a plan is the other half of the row, in
 // pts/procedure.h, joined to this one there (config/ may not use pts/).
 //
-// The built-in rows (procedure_rows.h) are one file each: steady_rounds.cpp, wsat.cpp, hir.cpp,
-// xsr.cpp, dirth.cpp. Nothing above the table asks for a procedure by name: it looks a row up
-// and calls it. May use: core, model.
+// This header is what a row is (a row's file includes it); the table of rows is
+// procedure_table.h. The built-in rows (procedure_rows.h) are one file each: steady_rounds.cpp,
+// wsat.cpp, hir.cpp, xsr.cpp, dirth.cpp. Nothing above the table asks for a procedure by name:
+// it looks a row up and calls it. May use: core, model.
 #pragma once
 
 #include <string>
@@ -93,17 +94,6 @@ struct ProcedureRow {
   std::string (*explain_limit)(const TestDefinition& d, const model::SubTestPlan& sub, const model::CellPlan& cell,
                                const std::string& problem) = nullptr;
 };
-
-/// Every row, built-in first, in table order (the first is the default procedure).
-const std::vector<const ProcedureRow*>& procedures();
-/// The row named `name`; nullptr when none is. An empty name is the default procedure (a record
-/// from before the table).
-const ProcedureRow* find_procedure(const std::string& name);
-/// "steady-rounds, wsat, hir, xsr, dirth" for messages.
-std::string procedure_names();
-/// Adds a row at run time (a procedure from outside the built-in table, e.g. a test's own).
-/// `row` must outlive every use; a name already in the table is refused (false).
-bool register_procedure(const ProcedureRow& row);
 
 /// The shared definition keys a row may list in `reads`: tables ("matrix", "subtest",
 /// "workload", "engine") and keys ("steady_state.max_rounds", "preconditioning.wipc",

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "config/procedure.h"
+#include "config/procedure_table.h"
 #include "core/result.h"
 #include "pts/run_context.h"
 

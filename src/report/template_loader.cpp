@@ -352,6 +352,26 @@ core::Result<std::string> find_templates_dir() {
   return core::bad_input("report templates not found; set PTSUITE_TEMPLATES_DIR. Looked in:" + all);
 }
 
+namespace {
+
+/// A sheet title of a template written for `from` ("{test_name}" or a base's test name) under
+/// the name `to`: "{test_name} – CPU Use" reads "ECW – CPU Use".
+void replace_test_name(std::string& title, const std::string& from, const std::string& to) {
+  for (size_t pos = title.find(from); !from.empty() && pos != std::string::npos; pos = title.find(from, pos + to.size()))
+    title.replace(pos, from.size(), to);
+}
+
+/// Whether the template at `path` names a base itself (a parse error is reported by its load).
+bool has_base(const std::string& path) {
+  try {
+    return toml::parse_file(path).get("base") != nullptr;
+  } catch (const toml::parse_error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 core::Result<ReportTemplate> load_template_file(const std::string& path) {
   toml::table root;
   try {
@@ -360,12 +380,34 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
     return core::bad_input(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
   Problems p{path, {}};
-  check_keys(root, {"name", "test_name", "subtitle", "sheet", "headline"}, "the template", p);
+  check_keys(root, {"name", "test_name", "subtitle", "base", "sheet", "headline"}, "the template", p);
   ReportTemplate t;
   t.source_file = path;
   t.name = get_string(root, "name", p, true, "the template");
   t.test_name = get_string(root, "test_name", p, true, "the template");
   t.subtitle = get_string(root, "subtitle", p, false, "the template");
+  // base = "dirth": the pages of another template of this folder, under this template's names.
+  if (const toml::node* n = root.get("base")) {
+    const std::string base = get_string(root, "base", p, false, "the template");
+    const fs::path base_path = fs::path(path).parent_path() / (base + ".toml");
+    if (root.get("sheet") || root.get("headline"))
+      p.add(*n, "a template with 'base' takes its [[sheet]]s and [[headline]]s from it; remove them");
+    else if (base.empty() || base.find('/') != std::string::npos || base == fs::path(path).stem().string())
+      p.add(*n, "'base' = '" + base + "' must name another template of this folder");
+    else if (!fs::is_regular_file(base_path))
+      p.add(*n, "'base' = '" + base + "': no template " + base_path.string());
+    else if (has_base(base_path.string()))
+      p.add(*n, "'base' = '" + base + "' has a base itself: a base is one level deep");
+    else if (auto b = load_template_file(base_path.string()); !b.ok())
+      for (const auto& m : b.error().messages) p.list.push_back(m);
+    else {
+      t.sheets = b->sheets;
+      t.headlines = b->headlines;
+      for (auto& s : t.sheets) replace_test_name(s.title, b->test_name, t.test_name);
+    }
+    if (!p.list.empty()) return core::Error(core::ErrorKind::BadInput, std::move(p.list));
+    return t;
+  }
   if (const toml::node* n = root.get("headline")) {
     if (const auto* arr = n->as_array()) {
       for (const auto& e : *arr) {
@@ -386,6 +428,7 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
       p.add(*n, "'sheet' must be an array of tables ([[sheet]])");
     }
   }
+  for (auto& s : t.sheets) replace_test_name(s.title, "{test_name}", t.test_name);
   if (t.sheets.empty()) p.list.push_back(path + ":1: the template defines no [[sheet]]");
   if (!p.list.empty()) return core::Error(core::ErrorKind::BadInput, std::move(p.list));
   return t;

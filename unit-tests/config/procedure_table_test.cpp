@@ -11,7 +11,7 @@
 
 #include "config/catalog.h"
 #include "config/definition.h"
-#include "config/procedure.h"
+#include "config/procedure_table.h"
 #include "config/plan_resolver.h"
 #include "config/run_options.h"
 #include "definition_fixtures.h"

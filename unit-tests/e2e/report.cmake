@@ -15,7 +15,7 @@ if(NOT PTS_REPORT_PYTHON)
   find_program(PTS_REPORT_PYTHON NAMES python3)
 endif()
 add_executable(report_fixture_tool ${pts_report_tests}/golden_tool/report_fixture_tool.cpp
-                                   ${pts_report_tests}/advanced_fixtures.cpp
+                                   ${pts_report_tests}/phase_fixtures.cpp
                                    ${pts_report_tests}/fixture_record.cpp)
 target_include_directories(report_fixture_tool PRIVATE ${PROJECT_SOURCE_DIR}/unit-tests)
 target_link_libraries(report_fixture_tool PRIVATE pts::report pts::results)

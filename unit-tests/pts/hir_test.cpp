@@ -4,7 +4,7 @@
 // that leave the host idle out.
 #include <gtest/gtest.h>
 
-#include "advanced_support.h"
+#include "shipped_plans.h"
 #include "pts/hir.h"
 
 namespace pts::testing {

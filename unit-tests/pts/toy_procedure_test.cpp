@@ -10,7 +10,7 @@
 
 #include "config/definition.h"
 #include "config/plan_resolver.h"
-#include "config/procedure.h"
+#include "config/procedure_table.h"
 #include "pts/phase_steps.h"
 #include "pts/procedure.h"
 #include "support.h"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "advanced_support.h"
+#include "shipped_plans.h"
 #include "pts/wsat.h"
 
 namespace pts::testing {

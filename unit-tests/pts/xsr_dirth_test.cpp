@@ -8,7 +8,7 @@
 #include <cmath>
 #include <set>
 
-#include "advanced_support.h"
+#include "shipped_plans.h"
 #include "pts/dirth.h"
 #include "pts/xsr.h"
 

@@ -1,5 +1,5 @@
 // unit-tests/report/fixture_parts.h — the building blocks of the fixed report RunRecords
-// (fixture_record.cpp defines them), shared with advanced_fixtures.cpp: a base record, cells,
+// (fixture_record.cpp defines them), shared with phase_fixtures.cpp: a base record, cells,
 // closed-form results, the fixture's own least-squares window and window results. Test code,
 // independent of steady/, pts/ and report/. May use: core, model.
 #pragma once

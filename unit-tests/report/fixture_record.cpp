@@ -9,7 +9,7 @@
 
 namespace pts::report::fixture {
 
-namespace parts {  // shared with advanced_fixtures.cpp through fixture_parts.h
+namespace parts {  // shared with phase_fixtures.cpp through fixture_parts.h
 
 using model::CellPlan;
 using model::CellResult;

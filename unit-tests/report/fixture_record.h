@@ -30,7 +30,7 @@ model::RunRecord latency_steady();
 /// PTS-E 1.1 IOPS interrupted in Round 3 after 20 cells: state Interrupted, no verdict.
 model::RunRecord iops_interrupted();
 
-/// The advanced tests (advanced_fixtures.cpp), each with the findings its procedure stores:
+/// The tests with phases of their own (phase_fixtures.cpp), each with the findings its procedure stores:
 /// WSAT (40 one-minute samples: FOB plateau, cliff at sample 9, steady plateau), HIR
 /// (preconditioning + two wait states of 6 × Access A with idle, then Access C), XSR (three
 /// Access Groups of 10 samples, recovery after 3 min), DIRTH / ECW (preconditioning, a 3 × 3

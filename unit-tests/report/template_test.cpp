@@ -60,8 +60,8 @@ TEST(ReportTemplates, EveryProblemReportedWithFileAndLine) {
   EXPECT_GE(t.error().messages.size(), 5u);
 }
 
-TEST(ReportTemplates, AdvancedTableKeysCheckedWithFileAndLine) {
-  const std::string dir = temp_dir("bad-advanced-template");
+TEST(ReportTemplates, PhaseTableKeysCheckedWithFileAndLine) {
+  const std::string dir = temp_dir("bad-phase-template");
   const std::string path = dir + "/bad.toml";
   std::ofstream(path) << "name = \"bad\"\n"                       // 1
                          "test_name = \"Bad\"\n"                  // 2

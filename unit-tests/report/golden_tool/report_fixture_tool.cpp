@@ -154,9 +154,9 @@ double stored_finding(const model::RunRecord& r, const std::string& key) {
   return std::nan("");
 }
 
-/// The advanced fixtures: their pages, their finding headlines, and a table of each recomputed
+/// The fixtures of the tests with phases of their own: their pages, their finding headlines, and a table of each recomputed
 /// here from the raw cells (sample time and IOPS, recovery ratios, the DIRTH demand matrix).
-void advanced_expectations(const std::string& name, const model::RunRecord& r, json& e) {
+void phase_expectations(const std::string& name, const model::RunRecord& r, json& e) {
   e["report_sheets_contain"] = {"Test Platform", "Device Under Test", "Set-up Parameters", "Test Parameters"};
   e["every_sheet_absent"] = {"INCOMPLETE"};
   auto headline_of = [&](const std::string& label, const std::string& key) {
@@ -332,7 +332,7 @@ json expectations(const Fixture& f) {
     e["headlines"].push_back(headline(r, "RND 4 KiB write MRT (R/W 0/100)", "rw0-bs4096", "max_latency_ns", true, 1e-6));
   }
   if (f.name == "wsat" || f.name == "hir" || f.name == "xsr" || f.name == "dirth" || f.name == "ecw")
-    advanced_expectations(f.name, r, e);
+    phase_expectations(f.name, r, e);
   // Raw sheet: every Round's every cell.
   size_t cells = 0;
   json spot = json::array();

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""unit-tests/e2e/advanced_audit.py TEST RUNDIR [--blockstat FILE] — audits a WSAT, HIR, XSR,
+"""unit-tests/e2e/phase_run_audit.py TEST RUNDIR [--blockstat FILE] — audits a WSAT, HIR, XSR,
 DIRTH or ECW run directory in its own arithmetic (never through ptsuite): the run is complete,
 every sub-test ran what its plan says, and the stored findings equal what the cells give.
 

@@ -1,4 +1,4 @@
-// unit-tests/report/advanced_fixtures.cpp — fixed RunRecords of the advanced tests (WSAT, HIR,
+// unit-tests/report/phase_fixtures.cpp — fixed RunRecords of the tests with phases of their own (WSAT, HIR,
 // XSR, DIRTH, ECW) for the report's golden and PDF tests: closed-form samples, the findings a
 // procedure would store (computed here by the fixture's own loops, not by pts/), and one
 // response-time histogram per DIRTH point. Declared in fixture_record.h.

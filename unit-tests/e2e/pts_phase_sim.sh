@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# unit-tests/e2e/pts_advanced_sim.sh PTSUITE [TEST...] — the advanced tests' behaviour on the
+# unit-tests/e2e/pts_phase_sim.sh PTSUITE [TEST...] — the behaviour of WSAT, HIR, XSR, DIRTH and ECW on the
 # simulated drive (issue #11 "Show"), in virtual time, judged from run.json by this script's own
 # arithmetic (never by ptsuite):
 #   wsat   full length on sim:demo (stops at 4 x capacity or 24 h): an FOB plateau, a cliff, and a
@@ -9,11 +9,11 @@
 #   dirth  --time-scale only: MaxIOPS has ART <= the ceiling, and every point demanding more
 #          has its ART over the ceiling or fewer IOPS (its next-higher demand point included)
 # and every workbook opens in LibreOffice with one printed page per report sheet (check_pdf.py).
-# Each run is also audited by advanced_audit.py. Skips (77) when PTSUITE has no sim: targets.
+# Each run is also audited by phase_run_audit.py. Skips (77) when PTSUITE has no sim: targets.
 # HIR's audit needs the engine's I/O counters around every idle (IoEngine::counters()): the sim
 # engine must publish them (its completed I/Os), or the audit rightly says the idle is unproven.
-# Long (minutes of CPU): kept out of ctest and CI (which run pts_advanced.sh, seconds each); run by hand:
-#   bash unit-tests/e2e/pts_advanced_sim.sh build/ptsuite [wsat hir xsr dirth]
+# Long (minutes of CPU): kept out of ctest and CI (which run pts_phase_tests.sh, seconds each); run by hand:
+#   bash unit-tests/e2e/pts_phase_sim.sh build/ptsuite [wsat hir xsr dirth]
 set -euo pipefail
 PTSUITE=${1:?usage: $0 PTSUITE [TEST...]}
 shift
@@ -37,7 +37,7 @@ run() {  # run TEST TARGET ARGS...: a run to its end, audited, its workbook coll
   local rc=0
   "$PTSUITE" run "$t" "$target" --out "$WORK/$t" --quiet "$@" >"$WORK/$t.out" 2>"$WORK/$t.err" || rc=$?
   [ $rc = 0 ] || { cat "$WORK/$t.err"; fail "$t: exit $rc"; }
-  python3 "$HERE/advanced_audit.py" "$t" "$WORK/$t" || fail "$t: run directory audit"
+  python3 "$HERE/phase_run_audit.py" "$t" "$WORK/$t" || fail "$t: run directory audit"
   BOOKS+=("$WORK/$t/$t.xlsx")
   SERIALS+=("$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["device"]["serial"])' "$WORK/$t/run.json")")
   echo "$t: run in $((SECONDS - start)) s of real time ($*)"
@@ -131,4 +131,4 @@ if command -v soffice >/dev/null && command -v pdftotext >/dev/null; then
 else
   echo "LibreOffice check skipped: soffice or pdftotext not installed"
 fi
-echo "advanced tests on the simulated drive: ${tests[*]} behave as the issue asks"
+echo "phase tests on the simulated drive: ${tests[*]} behave as the issue asks"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# unit-tests/e2e/pts_advanced.sh PTSUITE [TEST...] — WSAT, HIR, XSR, DIRTH and ECW run to the
+# unit-tests/e2e/pts_phase_tests.sh PTSUITE [TEST...] — WSAT, HIR, XSR, DIRTH and ECW run to the
 # end on a small loop device, scaled down (--time-scale, tiny cells, and scaled copies of the
 # definitions where a count or the TC × QD grid must shrink: every change is a recorded
-# deviation). Each run directory is audited by advanced_audit.py in its own arithmetic; HIR's
+# deviation). Each run directory is audited by phase_run_audit.py in its own arithmetic; HIR's
 # idle periods and continuous Access C are checked against the kernel's own block counters,
 # sampled by blockstat_sampler.py while the run goes. Each report workbook must open (openpyxl)
 # with its sheets, and in LibreOffice, printing one page per report sheet (check_pdf.py).
@@ -48,7 +48,7 @@ run_test() {
   [ $rc = 0 ] || { cat "$WORK/$t.err"; fail "$t: exit $rc"; }
   local audit=()
   [ -n "$sampler" ] && audit=(--blockstat "$WORK/hir-blockstat.txt")
-  python3 "$HERE/advanced_audit.py" "$t" "$WORK/$t" "${audit[@]}" || fail "$t: run directory audit"
+  python3 "$HERE/phase_run_audit.py" "$t" "$WORK/$t" "${audit[@]}" || fail "$t: run directory audit"
   local tid
   tid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["plan"]["test_id"])' "$WORK/$t/run.json")
   for f in "$tid.xlsx" "$tid.json" "csv/$tid.csv"; do [ -s "$WORK/$t/$f" ] || fail "$t: report file $f missing"; done

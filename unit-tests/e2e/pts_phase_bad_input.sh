@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# unit-tests/e2e/pts_advanced_bad_input.sh PTSUITE — the advanced tests' bad input (issue #11):
+# unit-tests/e2e/pts_phase_bad_input.sh PTSUITE — bad input of WSAT, HIR, XSR, DIRTH and ECW (issue #11):
 # a negative wait state, a bs_split not summing to 100, zone shares not summing to 100, a
 # TC × QD grid larger than the target supports, an ART ceiling <= 0 (in the file and as
 # --art-ceiling). Each is refused with exit 2 and a message naming file:line or the option,
@@ -33,18 +33,20 @@ expect2() {  # expect2 NAME PATTERN DEF ARGS...: exit 2, stderr holds every |-se
   n=$((n + 1))
 }
 
+# The line of the first key `$2 =` in file $1 (messages name file:line).
+line_of() { grep -n -m1 "^$2 *=" "$1" | cut -d: -f1; }
 hir=$(edited hir 's/^wait_seconds = .*/wait_seconds = [5, -10, 15]/')
-expect2 negative-wait "$hir:27: [hir] wait_seconds: -10 is not an idle time" "$hir"
+expect2 negative-wait "$hir:$(line_of "$hir" wait_seconds): [hir] wait_seconds: -10 is not an idle time" "$hir"
 ecw=$(edited ecw '0,/{ bs = "4k", pct = 67 }/s//{ bs = "4k", pct = 66 }/')
-expect2 bs-split-99 "$ecw:47: [workload.ecw] bs_split shares sum to 99 %, not 100 %" "$ecw"
+expect2 bs-split-99 "$ecw:$(line_of "$ecw" bs_split): [workload.ecw] bs_split shares sum to 99 %, not 100 %" "$ecw"
 ecw=$(edited ecw '0,/^zones = "50\/5:30\/15:20\/80"/s//zones = "50\/5:30\/15:10\/80"/')
-expect2 zones-90 "$ecw:46: [workload.ecw] zones '50/5:30/15:10/80': zone shares of the I/Os sum to 90 %" "$ecw"
+expect2 zones-90 "$ecw:$(line_of "$ecw" zones): [workload.ecw] zones '50/5:30/15:10/80': zone shares of the I/Os sum to 90 %" "$ecw"
 dirth=$(edited dirth 's/^queue_depths = .*/queue_depths = [40000, 1]/')
-expect2 grid-too-large "$dirth:29: [dirth] thread_counts x queue_depths: point TC 32 / QD 40000 is larger than the target supports" "$dirth"
+expect2 grid-too-large "$dirth:$(line_of "$dirth" thread_counts): [dirth] thread_counts x queue_depths: point TC 32 / QD 40000 is larger than the target supports" "$dirth"
 dirth=$(edited dirth 's/^art_ceiling_ms = 5/art_ceiling_ms = -1/')
-expect2 ceiling-negative "$dirth:35: [dirth] art_ceiling_ms = -1 must be greater than 0" "$dirth"
+expect2 ceiling-negative "$dirth:$(line_of "$dirth" art_ceiling_ms): [dirth] art_ceiling_ms = -1 must be greater than 0" "$dirth"
 expect2 ceiling-option "--art-ceiling: '0' is not an ART ceiling" dirth --art-ceiling 0
 # Every problem at once: two in the file and one option.
 ecw=$(edited ecw '0,/{ bs = "4k", pct = 67 }/s//{ bs = "4k", pct = 66 }/; 0,/^zones = "50\/5:30\/15:20\/80"/s//zones = "50\/5:30\/15:10\/80"/')
 expect2 all-at-once "bs_split shares sum to 99 %|zone shares of the I/Os sum to 90 %|--art-ceiling: '-2'" "$ecw" --art-ceiling -2
-echo "advanced bad input: $n cases refused with exit 2, target unchanged"
+echo "phase tests' bad input: $n cases refused with exit 2, target unchanged"

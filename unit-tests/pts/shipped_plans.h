@@ -1,4 +1,4 @@
-// unit-tests/pts/advanced_support.h — the advanced tests' shipped definitions resolved for the
+// unit-tests/pts/shipped_plans.h — the WSAT, HIR, XSR, DIRTH and ECW shipped definitions resolved for the
 // fake device, so procedure tests run exactly the plans `ptsuite run` would (scaled by options).
 #pragma once
 
