@@ -3,8 +3,8 @@
 
 #include <cstdlib>
 
-#include "app/block_access_adapter.h"
 #include "app/confirm_prompt.h"
+#include "engine/block_io.h"
 
 namespace pts::app {
 
@@ -21,7 +21,7 @@ device::AcquireOptions writing_options(const std::optional<std::string>& confirm
   o.force_signatures = force_signatures;
   o.created_by_ptsuite = created_by_ptsuite;
   o.demo_path = demo_target_path();
-  o.block_access = make_block_access_factory();
+  o.block_access = engine::block_io_factory();
   return o;
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 class BlockTarget final : public TargetBase {
  public:
-  BlockTarget(const ResolvedTarget& t, std::shared_ptr<BlockAccessFactory> io)
+  BlockTarget(const ResolvedTarget& t, std::shared_ptr<model::BlockAccessFactory> io)
       : TargetBase(t.io_path, std::move(io), nullptr), target_(t), sys_("/sys/class/block/" + t.block_name) {}
 
   core::Status guard() override {
@@ -117,7 +117,7 @@ class BlockTarget final : public TargetBase {
 }  // namespace
 
 std::unique_ptr<TargetDevice> make_block_target(const ResolvedTarget& target,
-                                                std::shared_ptr<BlockAccessFactory> block_access) {
+                                                std::shared_ptr<model::BlockAccessFactory> block_access) {
   return std::make_unique<BlockTarget>(target, std::move(block_access));
 }
 

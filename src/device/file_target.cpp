@@ -19,7 +19,7 @@ namespace {
 
 class FileTarget final : public TargetBase {
  public:
-  FileTarget(const ResolvedTarget& t, std::shared_ptr<BlockAccessFactory> io)
+  FileTarget(const ResolvedTarget& t, std::shared_ptr<model::BlockAccessFactory> io)
       : TargetBase(t.io_path, std::move(io), nullptr), target_(t) {}
 
   core::Status guard() override { return guard_file(target_.io_path); }
@@ -89,7 +89,7 @@ class FileTarget final : public TargetBase {
 }  // namespace
 
 std::unique_ptr<TargetDevice> make_file_target(const ResolvedTarget& target,
-                                               std::shared_ptr<BlockAccessFactory> block_access) {
+                                               std::shared_ptr<model::BlockAccessFactory> block_access) {
   return std::make_unique<FileTarget>(target, std::move(block_access));
 }
 

@@ -63,7 +63,7 @@ struct AcquireOptions {
   bool created_by_ptsuite = false;
   bool force_signatures = false;       ///< --force-signatures: overwrite signatures (a deviation)
   std::string demo_path;               ///< the built-in demo target: refused without ptsuite's marker
-  std::shared_ptr<BlockAccessFactory> block_access;  ///< purge verification I/O over the held fd
+  std::shared_ptr<model::BlockAccessFactory> block_access;  ///< purge verification I/O over the held fd
   std::vector<TargetClaimer> claimers;
   std::string root;                    ///< prefix for /proc, /sys (tests)
 };

@@ -8,14 +8,14 @@
 namespace pts::device {
 
 core::Result<std::unique_ptr<TargetDevice>> open_target(const std::string& path,
-                                                        std::shared_ptr<BlockAccessFactory> block_access) {
+                                                        std::shared_ptr<model::BlockAccessFactory> block_access) {
   auto resolved = resolve_target(path);
   if (!resolved.ok()) return resolved.error();
   return make_target(*resolved, std::move(block_access));
 }
 
 core::Result<std::unique_ptr<TargetDevice>> make_target(ResolvedTarget t,
-                                                        std::shared_ptr<BlockAccessFactory> block_access) {
+                                                        std::shared_ptr<model::BlockAccessFactory> block_access) {
   switch (t.kind) {
     case model::TargetKind::File: return make_file_target(t, std::move(block_access));
     case model::TargetKind::BlockDevice: return make_block_target(t, std::move(block_access));

@@ -64,7 +64,7 @@ std::vector<uint8_t> pattern_block(uint64_t offset, uint32_t block_bytes, uint64
   return b;
 }
 
-core::Status write_verify_pattern(BlockAccess& io, const VerifySample& sample) {
+core::Status write_verify_pattern(model::BlockAccess& io, const VerifySample& sample) {
   for (uint64_t off : sample.offsets) {
     auto p = pattern_block(off, sample.block_bytes, sample.nonce);
     if (auto st = io.write_at(off, p); !st.ok()) return st.error();
@@ -81,7 +81,7 @@ core::Status write_verify_pattern(BlockAccess& io, const VerifySample& sample) {
   return core::ok_status();
 }
 
-model::PurgeVerification check_erased(BlockAccess& io, const VerifySample& sample,
+model::PurgeVerification check_erased(model::BlockAccess& io, const VerifySample& sample,
                                       ErasedValue expected) {
   model::PurgeVerification v;
   v.performed = true;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "device/block_access.h"
+#include "model/block_access.h"
 #include "model/purge.h"
 
 namespace pts::device {
@@ -32,10 +32,10 @@ std::vector<uint8_t> pattern_block(uint64_t offset, uint32_t block_bytes, uint64
 
 /// Writes the pattern at every sampled block, flushes, and reads it back. Fails (Device /
 /// Io) when the pattern cannot be written or does not read back.
-core::Status write_verify_pattern(BlockAccess& io, const VerifySample& sample);
+core::Status write_verify_pattern(model::BlockAccess& io, const VerifySample& sample);
 
 /// Reads every sampled block after the purge and compares with `expected`.
-model::PurgeVerification check_erased(BlockAccess& io, const VerifySample& sample,
+model::PurgeVerification check_erased(model::BlockAccess& io, const VerifySample& sample,
                                       ErasedValue expected);
 
 /// Plain-words description of an expectation, e.g. "zeroes (deallocated blocks read as zeroes)".

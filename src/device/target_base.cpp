@@ -12,7 +12,7 @@
 
 namespace pts::device {
 
-TargetBase::TargetBase(std::string io_path, std::shared_ptr<BlockAccessFactory> block_access,
+TargetBase::TargetBase(std::string io_path, std::shared_ptr<model::BlockAccessFactory> block_access,
                        std::shared_ptr<core::Clock> clock)
     : io_path_(std::move(io_path)),
       block_access_(std::move(block_access)),
@@ -77,7 +77,7 @@ core::Result<model::PurgeRecord> TargetBase::purge(const PurgeRequest& req) {
   }
 
   // Pattern before the purge, so verification proves the erase of data ptsuite wrote.
-  std::unique_ptr<BlockAccess> io;
+  std::unique_ptr<model::BlockAccess> io;
   VerifySample sample;
   if (req.verify) {
     if (!block_access_)

@@ -25,7 +25,7 @@ class TargetBase : public TargetDevice {
   }
 
  protected:
-  TargetBase(std::string io_path, std::shared_ptr<BlockAccessFactory> block_access,
+  TargetBase(std::string io_path, std::shared_ptr<model::BlockAccessFactory> block_access,
              std::shared_ptr<core::Clock> clock);
 
   /// Reads identity, capabilities and health from the device.
@@ -51,7 +51,7 @@ class TargetBase : public TargetDevice {
   core::Status fail_unless_accepted(model::PurgeRecord& rec, const PurgeRequest& req, core::Error err);
 
   std::string io_path_;
-  std::shared_ptr<BlockAccessFactory> block_access_;
+  std::shared_ptr<model::BlockAccessFactory> block_access_;
   std::shared_ptr<core::Clock> clock_;
   int held_fd_ = -1;
   bool force_signatures_ = false;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/result.h"
-#include "device/block_access.h"
+#include "model/block_access.h"
 #include "model/device.h"
 #include "model/purge.h"
 
@@ -70,6 +70,6 @@ class TargetDevice {
 /// the SCSI serial VPD page, else wwid (else "BLOCK-<major>:<minor>"); loop device = "LOOP-<st_dev>:<inode>" of its backing file; regular file =
 /// "FILE-<st_dev>:<inode>" (stable while the file exists; purge keeps the inode).
 core::Result<std::unique_ptr<TargetDevice>> open_target(
-    const std::string& path, std::shared_ptr<BlockAccessFactory> block_access = nullptr);
+    const std::string& path, std::shared_ptr<model::BlockAccessFactory> block_access = nullptr);
 
 }  // namespace pts::device

@@ -16,7 +16,7 @@ namespace pts::device {
 
 /// What an NVMe target needs besides the transport; tests replace clock, sleep and guard.
 struct NvmeTargetDeps {
-  std::shared_ptr<BlockAccessFactory> block_access;
+  std::shared_ptr<model::BlockAccessFactory> block_access;
   std::shared_ptr<core::Clock> clock;          ///< null = system clock
   SleepFn sleep;                               ///< null = real sleep
   std::function<core::Status(const std::string& block_name)> guard;  ///< null = guard_block_device
@@ -34,14 +34,14 @@ struct NvmeTargetDeps {
 
 /// The target object for a resolved path (what open_target() does after resolve_target()).
 core::Result<std::unique_ptr<TargetDevice>> make_target(ResolvedTarget target,
-                                                        std::shared_ptr<BlockAccessFactory> block_access);
+                                                        std::shared_ptr<model::BlockAccessFactory> block_access);
 
 std::unique_ptr<TargetDevice> make_nvme_target(const ResolvedTarget& target,
                                                std::unique_ptr<AdminTransport> transport,
                                                NvmeTargetDeps deps);
 std::unique_ptr<TargetDevice> make_block_target(const ResolvedTarget& target,
-                                                std::shared_ptr<BlockAccessFactory> block_access);
+                                                std::shared_ptr<model::BlockAccessFactory> block_access);
 std::unique_ptr<TargetDevice> make_file_target(const ResolvedTarget& target,
-                                               std::shared_ptr<BlockAccessFactory> block_access);
+                                               std::shared_ptr<model::BlockAccessFactory> block_access);
 
 }  // namespace pts::device

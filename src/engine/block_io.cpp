@@ -1,4 +1,4 @@
-// engine/block_io.cpp — BlockIo over liburing: each call submits one SQE and waits for its
+// engine/block_io.cpp — model::BlockAccess over liburing: each call submits one SQE and waits for its
 // CQE. May use: core, liburing.
 #include "engine/block_io.h"
 
@@ -17,7 +17,7 @@ namespace {
 
 constexpr size_t kAlign = 4096;
 
-class UringBlockIo final : public BlockIo {
+class UringBlockIo final : public model::BlockAccess {
  public:
   UringBlockIo(int fd, std::string path, bool owns_fd) : fd_(fd), path_(std::move(path)), owns_fd_(owns_fd) {}
   ~UringBlockIo() override {
@@ -102,7 +102,7 @@ class UringBlockIo final : public BlockIo {
 
 }  // namespace
 
-core::Result<std::unique_ptr<BlockIo>> open_block_io(const std::string& path, bool writable) {
+core::Result<std::unique_ptr<model::BlockAccess>> open_block_io(const std::string& path, bool writable) {
   int fd = ::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
@@ -113,16 +113,29 @@ core::Result<std::unique_ptr<BlockIo>> open_block_io(const std::string& path, bo
   }
   auto io = std::make_unique<UringBlockIo>(fd, path, true);
   if (auto st = io->init(); !st.ok()) return st.error();
-  return std::unique_ptr<BlockIo>(std::move(io));
+  return std::unique_ptr<model::BlockAccess>(std::move(io));
 }
 
-core::Result<std::unique_ptr<BlockIo>> borrow_block_io(int fd, const std::string& name) {
+core::Result<std::unique_ptr<model::BlockAccess>> borrow_block_io(int fd, const std::string& name) {
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags < 0 || !(flags & O_DIRECT))
     return core::Error(core::ErrorKind::Internal, name + ": the borrowed descriptor is not open for direct I/O");
   auto io = std::make_unique<UringBlockIo>(fd, name, false);
   if (auto st = io->init(); !st.ok()) return st.error();
-  return std::unique_ptr<BlockIo>(std::move(io));
+  return std::unique_ptr<model::BlockAccess>(std::move(io));
 }
+
+namespace {
+
+class UringBlockIoFactory final : public model::BlockAccessFactory {
+ public:
+  core::Result<std::unique_ptr<model::BlockAccess>> open(int fd, const std::string& name) override {
+    return borrow_block_io(fd, name);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<model::BlockAccessFactory> block_io_factory() { return std::make_shared<UringBlockIoFactory>(); }
 
 }  // namespace pts::engine

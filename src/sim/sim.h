@@ -1,7 +1,7 @@
 // sim/sim.h — the simulated drive as the rest of ptsuite sees it: an io engine (the
 // namespace's I/O, engine::IoEngine), an admin transport (the controller,
 // device::AdminTransport: Identify, logs, features, Format NVM, Sanitize), block access with
-// bytes (purge verification, device::BlockAccess) and a clock whose time is the drive's
+// bytes (purge verification, model::BlockAccess) and a clock whose time is the drive's
 // virtual time (core::Clock: idle waits advance it and let background GC run). app builds an
 // NVMe target over the transport (device::make_nvme_target), so purge choice, sanitize
 // monitoring and verification run through their real code; nothing above these interfaces
@@ -15,7 +15,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "device/admin_transport.h"
-#include "device/block_access.h"
+#include "model/block_access.h"
 #include "device/target_device.h"
 #include "engine/io_engine.h"
 #include "model/cell.h"
@@ -30,7 +30,7 @@ struct SimDevice {
   std::shared_ptr<DriveSession> session;
   std::shared_ptr<core::Clock> clock;                        ///< virtual time
   std::unique_ptr<device::AdminTransport> transport;         ///< the controller
-  std::shared_ptr<device::BlockAccessFactory> block_access;  ///< bytes of blocks
+  std::shared_ptr<model::BlockAccessFactory> block_access;  ///< bytes of blocks
   /// The guard's check for this drive: ok while this process holds the state file's
   /// exclusive lock (the simulated equivalent of O_EXCL), Refused for a read-only view.
   std::function<core::Status()> guard;

@@ -31,7 +31,7 @@ class SimClock final : public core::Clock {
   std::shared_ptr<DriveSession> s_;
 };
 
-class SimBlockAccess final : public device::BlockAccess {
+class SimBlockAccess final : public model::BlockAccess {
  public:
   explicit SimBlockAccess(std::shared_ptr<DriveSession> s) : s_(std::move(s)) {}
   core::Status write_at(uint64_t offset, std::span<const uint8_t> data) override {
@@ -65,18 +65,18 @@ class SimBlockAccess final : public device::BlockAccess {
   std::shared_ptr<DriveSession> s_;
 };
 
-class SimBlockAccessFactory final : public device::BlockAccessFactory {
+class SimBlockAccessFactory final : public model::BlockAccessFactory {
  public:
   explicit SimBlockAccessFactory(std::shared_ptr<DriveSession> s) : s_(std::move(s)) {}
   /// `fd` is the held descriptor the guard gave: the state file's as it was locked (a new
   /// snapshot replaces the file and its descriptor, locked in turn). The drive must still
   /// hold its lock.
-  core::Result<std::unique_ptr<device::BlockAccess>> open(int fd, const std::string&) override {
+  core::Result<std::unique_ptr<model::BlockAccess>> open(int fd, const std::string&) override {
     if (fd < 0 || !s_->writable())
       return core::Error(core::ErrorKind::Refused, "refused: block access to the simulated drive " +
                                                        s_->target().text() +
                                                        " without its locked state file; nothing was written");
-    return std::unique_ptr<device::BlockAccess>(new SimBlockAccess(s_));
+    return std::unique_ptr<model::BlockAccess>(new SimBlockAccess(s_));
   }
 
  private:

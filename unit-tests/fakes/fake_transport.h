@@ -1,5 +1,5 @@
 // fakes/fake_transport.h — a scripted AdminTransport (expected opcode/nsid/cdw10 → canned
-// data, NVMe status or errno, like libnvme's mock_cmd) and an in-memory BlockAccess, for the
+// data, NVMe status or errno, like libnvme's mock_cmd) and an in-memory model::BlockAccess, for the
 // device unit tests. Header-only. May use: core, device interfaces.
 #pragma once
 
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "device/admin_transport.h"
-#include "device/block_access.h"
+#include "model/block_access.h"
 
 namespace pts::fakes {
 
@@ -120,7 +120,7 @@ class FakeDisk {
   std::vector<uint8_t> bytes_;
 };
 
-class FakeBlockAccess final : public device::BlockAccess {
+class FakeBlockAccess final : public model::BlockAccess {
  public:
   explicit FakeBlockAccess(std::shared_ptr<FakeDisk> disk) : disk_(std::move(disk)) {}
   core::Status write_at(uint64_t offset, std::span<const uint8_t> data) override {
@@ -143,12 +143,12 @@ class FakeBlockAccess final : public device::BlockAccess {
   std::shared_ptr<FakeDisk> disk_;
 };
 
-class FakeBlockAccessFactory final : public device::BlockAccessFactory {
+class FakeBlockAccessFactory final : public model::BlockAccessFactory {
  public:
   explicit FakeBlockAccessFactory(std::shared_ptr<FakeDisk> disk) : disk_(std::move(disk)) {}
-  core::Result<std::unique_ptr<device::BlockAccess>> open(int, const std::string&) override {
+  core::Result<std::unique_ptr<model::BlockAccess>> open(int, const std::string&) override {
     ++disk_->opens;
-    return std::unique_ptr<device::BlockAccess>(new FakeBlockAccess(disk_));
+    return std::unique_ptr<model::BlockAccess>(new FakeBlockAccess(disk_));
   }
 
  private:
