@@ -22,6 +22,7 @@ if [ "${1:-}" = "--test" ]; then
          qemu-system-x86 busybox-static nvme-cli dmsetup cpio kmod xz-utils
          util-linux e2fsprogs fdisk time
          clang libclang-rt-14-dev
+         man-db bash-completion  # cli_man renders ptsuite(1) with man; cli_completion sources bash-completion
          lvm2)  # lvm2: pvcreate writes a real LVM PV label for the guard matrix (no device-mapper needed)
 fi
 missing=()

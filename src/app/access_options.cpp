@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <sstream>
 
+#include "core/option_text.h"
 #include "core/units.h"
 
 namespace pts::app {
@@ -31,20 +33,20 @@ std::optional<double> parse_double(const std::string& text) {
   return v;
 }
 
-/// "--bs 3000: <why>"
+/// "--bs: '3000' <why>"
 std::string complain(const std::string& opt, const std::string& value, const std::string& why) {
-  return opt + " " + value + ": " + why;
+  return core::bad_option_value(opt, value, why);
 }
 
 /// A block size: 512 B … 1 MiB, a multiple of 512 B. Empty optional + message on failure.
 std::optional<uint32_t> block_size(const std::string& opt, const std::string& text, std::vector<std::string>& errors) {
   const auto bytes = core::parse_size_bytes(text);
   if (!bytes) {
-    errors.push_back(complain(opt, text, "not a size (use e.g. 4096, 4k, 128k, 1m)"));
+    errors.push_back(complain(opt, text, "is not a size (use e.g. 4096, 4k, 128k, 1m)"));
     return std::nullopt;
   }
   if (*bytes < kMinBlockBytes || *bytes > kMaxBlockBytes || *bytes % 512 != 0) {
-    errors.push_back(complain(opt, text, "block size must be a multiple of 512 bytes from 512 B to 1 MiB"));
+    errors.push_back(complain(opt, text, "is not a block size (a multiple of 512 bytes from 512 B to 1 MiB)"));
     return std::nullopt;
   }
   return static_cast<uint32_t>(*bytes);
@@ -61,13 +63,13 @@ std::vector<model::BlockSizeShare> parse_split(const std::string& text, std::vec
     const std::string item = text.substr(start, comma - start);
     const size_t colon = item.find(':');
     if (colon == std::string::npos) {
-      errors.push_back(complain("--bs-split", text, "entry '" + item + "' is not SIZE:PERCENT"));
+      errors.push_back(complain("--bs-split", text, "is not a block-size mix: entry '" + item + "' is not SIZE:PERCENT"));
       ok = false;
     } else {
       const auto bytes = block_size("--bs-split", item.substr(0, colon), errors);
       const auto pct = parse_uint(item.substr(colon + 1));
       if (!pct || *pct == 0 || *pct > 100) {
-        errors.push_back(complain("--bs-split", text, "percentage in '" + item + "' must be 1..100"));
+        errors.push_back(complain("--bs-split", text, "is not a block-size mix: the percentage in '" + item + "' must be 1..100"));
         ok = false;
       }
       if (!bytes) ok = false;
@@ -79,7 +81,7 @@ std::vector<model::BlockSizeShare> parse_split(const std::string& text, std::vec
     start = comma + 1;
   }
   if (ok && total != 100) {
-    errors.push_back(complain("--bs-split", text, "percentages sum to " + std::to_string(total) + ", not 100"));
+    errors.push_back(complain("--bs-split", text, "is not a block-size mix: the percentages sum to " + std::to_string(total) + ", not 100"));
     ok = false;
   }
   return ok ? shares : std::vector<model::BlockSizeShare>{};
@@ -109,7 +111,7 @@ void AccessOptions::apply_to(model::AccessSpec& spec) const {
   if (seed) spec.seed = *seed;
 }
 
-ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
+ParsedAccessArgs parse_access_options(const AccessArgs& given) {
   ParsedAccessArgs out;
   AccessOptions& o = out.options;
   std::vector<std::string>& errors = out.errors;
@@ -119,7 +121,7 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
   auto uint_in = [&](const std::string& opt, const std::string& v, uint64_t lo, uint64_t hi) -> std::optional<uint64_t> {
     const auto n = parse_uint(v);
     if (!n || *n < lo || *n > hi) {
-      errors.push_back(complain(opt, v, "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)));
+      errors.push_back(complain(opt, v, "is not a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)));
       return std::nullopt;
     }
     return n;
@@ -133,7 +135,7 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
              {"randrw", {AccessPattern::Random, -1}}};
          const auto it = kinds.find(v);
          if (it == kinds.end()) {
-           errors.push_back(complain(opt, v, "unknown pattern (use read, write, rw, randread, randwrite or randrw)"));
+           errors.push_back(complain(opt, v, "is not a pattern (read, write, rw, randread, randwrite or randrw)"));
            return;
          }
          o.pattern = it->second.first;
@@ -152,28 +154,28 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
        }},
       {"--seconds", [&](const std::string& opt, const std::string& v) {
          const auto d = parse_double(v);
-         if (!d || !(*d > 0) || *d > 366.0 * 86400) errors.push_back(complain(opt, v, "must be a number of seconds above 0"));
+         if (!d || !(*d > 0) || *d > 366.0 * 86400) errors.push_back(complain(opt, v, "is not a number of seconds above 0"));
          else o.seconds = *d;
        }},
       {"--bytes", [&](const std::string& opt, const std::string& v) {
          const auto bytes = core::parse_size_bytes(v);
-         if (!bytes || *bytes == 0) errors.push_back(complain(opt, v, "must be a size above 0 (e.g. 64g, 8t)"));
+         if (!bytes || *bytes == 0) errors.push_back(complain(opt, v, "is not a size above 0 (e.g. 64g, 8t)"));
          else o.bytes_limit = *bytes;
        }},
       {"--active-range", [&](const std::string& opt, const std::string& v) {
          const auto d = parse_double(v);
-         if (!d || !(*d > 0) || *d > 100) errors.push_back(complain(opt, v, "ActiveRange must be a percentage above 0 and at most 100"));
+         if (!d || !(*d > 0) || *d > 100) errors.push_back(complain(opt, v, "is not an ActiveRange: a percentage above 0 and at most 100"));
          else o.active_range_pct = *d;
        }},
       {"--zones", [&](const std::string& opt, const std::string& v) {
          std::vector<model::AccessZone> zones;
          std::string why;
          if (!model::parse_zones(v, zones, why)) {
-           errors.push_back(complain(opt, v, why));
+           errors.push_back(complain(opt, v, "is not a zone list: " + why));
            return;
          }
          const auto problems = model::zone_problems(zones);
-         for (const auto& m : problems) errors.push_back(complain(opt, v, m));
+         for (const auto& m : problems) errors.push_back(complain(opt, v, "is not a zone list: " + m));
          if (problems.empty()) o.zones = zones;
        }},
       {"--rate-iops", [&](const std::string& opt, const std::string& v) {
@@ -185,7 +187,7 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
          } else if (const auto n = parse_uint(v); n && *n <= model::kMaxPollBudgetUs) {
            o.poll_budget_us = *n;
          } else {
-           errors.push_back(complain(opt, v, "must be auto or a whole number of microseconds from 0 to " +
+           errors.push_back(complain(opt, v, "is not auto or a whole number of microseconds from 0 to " +
                                                  std::to_string(model::kMaxPollBudgetUs)));
          }
        }},
@@ -195,36 +197,23 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
       {"--size", [&](const std::string& opt, const std::string& v) {
          const auto bytes = core::parse_size_bytes(v);
          if (!bytes || *bytes == 0 || *bytes % 512 != 0)
-           errors.push_back(complain(opt, v, "must be a size above 0 and a multiple of 512 bytes (e.g. 1g, 256m)"));
+           errors.push_back(complain(opt, v, "is not a size above 0 and a multiple of 512 bytes (e.g. 1g, 256m)"));
          else o.size_bytes = *bytes;
        }},
   };
 
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string opt = args[i];
-    std::optional<std::string> value;
-    if (const auto eq = opt.find('='); opt.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = opt.substr(eq + 1);
-      opt = opt.substr(0, eq);
-    }
+  for (const auto& [opt, value] : given) {
     const auto h = handlers.find(opt);
     if (h == handlers.end()) {
-      out.rest.push_back(args[i]);
+      errors.push_back(opt + ": not an access-spec option");
       continue;
-    }
-    if (!value) {
-      if (i + 1 >= args.size()) {
-        errors.push_back(opt + ": needs a value");
-        continue;
-      }
-      value = args[++i];
     }
     if (seen[opt]) {
       errors.push_back(opt + ": given more than once");
       continue;
     }
     seen[opt] = true;
-    h->second(opt, *value);
+    h->second(opt, value);
   }
 
   // Cross-option checks.
@@ -239,11 +228,21 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
     uint64_t max_bs = bs;
     for (const auto& s : o.bs_split) max_bs = std::max<uint64_t>(max_bs, s.bytes);
     if (max_bs * *o.queue_depth > (uint64_t{1} << 30))
-      errors.push_back("--oio " + std::to_string(*o.queue_depth) + ": with blocks of " + core::format_block_size(max_bs) +
-                       " this needs more than 1 GiB of I/O buffers per thread");
+      errors.push_back(core::bad_option_value("--oio", std::to_string(*o.queue_depth),
+                                              "needs more than 1 GiB of I/O buffers per thread with blocks of " +
+                                                  core::format_block_size(max_bs)));
   }
   return out;
 }
+
+namespace {
+/// 50 → "50", 12.5 → "12.5": a percentage as an operator types it.
+std::string percent_text(double pct) {
+  std::ostringstream out;
+  out << pct;
+  return out.str();
+}
+}  // namespace
 
 std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, uint32_t logical_block_bytes,
                                                uint64_t target_bytes) {
@@ -255,46 +254,56 @@ std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, ui
   for (const auto& s : spec.bs_split) sizes.push_back(s.bytes);
   for (uint32_t bytes : sizes)
     if (bytes % lbs != 0)
-      errors.push_back(opt + " " + std::to_string(bytes) + ": not a multiple of the target's logical block size (" +
-                       std::to_string(lbs) + " B)");
+      errors.push_back(core::bad_option_value(opt, std::to_string(bytes),
+                                              "is not a multiple of the target's logical block size (" +
+                                                  std::to_string(lbs) + " B)"));
   const uint64_t range = static_cast<uint64_t>(static_cast<long double>(target_bytes) * spec.active_range_pct / 100.0L);
   const uint64_t max_bs = model::max_block_bytes(spec);
   const uint64_t per_stream = spec.pattern == model::AccessPattern::Sequential ? range / spec.threads : range;
   if (target_bytes > 0 && per_stream < max_bs)
-    errors.push_back("--active-range " + std::to_string(spec.active_range_pct) + ": covers " + std::to_string(range) +
-                     " B, too small for " +
-                     (spec.pattern == model::AccessPattern::Sequential ? std::to_string(spec.threads) + " stream(s) of " : "") +
-                     core::format_block_size(max_bs) + " blocks");
+    errors.push_back(core::bad_option_value(
+        "--active-range", percent_text(spec.active_range_pct),
+        "covers " + std::to_string(range) + " B, too small for " +
+            (spec.pattern == model::AccessPattern::Sequential ? std::to_string(spec.threads) + " stream(s) of " : "") +
+            core::format_block_size(max_bs) + " blocks"));
   else if (target_bytes > 0 && !spec.zones.empty()) {
     const uint64_t ar = range / lbs * lbs;
     const auto bounds = model::zone_bounds(spec.zones, ar, static_cast<uint32_t>(max_bs));
     for (size_t z = 0; z < spec.zones.size(); ++z)
       if (bounds[z + 1] - bounds[z] < max_bs)
-        errors.push_back("--zones " + model::zones_text(spec.zones) + ": zone " + std::to_string(z + 1) + " covers " +
-                         std::to_string(bounds[z + 1] - bounds[z]) + " B of the ActiveRange, less than one " +
-                         core::format_block_size(max_bs) + " block");
+        errors.push_back(core::bad_option_value("--zones", model::zones_text(spec.zones),
+                                                "gives zone " + std::to_string(z + 1) + " " +
+                                                    std::to_string(bounds[z + 1] - bounds[z]) +
+                                                    " B of the ActiveRange, less than one " +
+                                                    core::format_block_size(max_bs) + " block"));
   }
   return errors;
 }
 
-const char* access_options_help() {
-  return "  --rw PATTERN        read, write, rw, randread, randwrite, randrw (default randread)\n"
-         "  --read-pct N        share of reads for rw/randrw, 0..100 (default 50)\n"
-         "  --bs SIZE           block size, 512 B .. 1 MiB, multiple of 512 (default 4k)\n"
-         "  --bs-split LIST     block-size mix, e.g. 4k:67,8k:10,64k:23 (percentages sum to 100)\n"
-         "  --threads TC        worker threads, each with its own io_uring (default 1)\n"
-         "  --oio QD            outstanding I/Os per thread (default 1)\n"
-         "  --seconds S         duration, fractional allowed (default 60)\n"
-         "  --bytes SIZE        stop after this many bytes instead (e.g. 4t: four fills of a 1 TiB drive)\n"
-         "  --active-range PCT  ActiveRange: share of the target from LBA 0, (0, 100] (default 100)\n"
-         "  --zones LIST        zoned random distribution, IO%/RANGE% per zone from the start of the\n"
-         "                      ActiveRange, e.g. 50/5:30/15:20/80 (fio's zoned; each sum is 100)\n"
-         "  --rate-iops N       pace all threads together to N IOPS (default 0: unthrottled)\n"
-         "  --poll-budget US    at TC x QD <= 4: poll for each completion up to US microseconds\n"
-         "                      before sleeping (0: never poll; default auto: 1000, but 0 on a\n"
-         "                      loop device, whose completions need a kernel worker on these CPUs)\n"
-         "  --seed N            random seed (default 0: a fresh one, printed with the result)\n"
-         "  --size SIZE         create a missing file target with this size (e.g. 1g)\n";
+const std::vector<AccessOptionHelp>& access_option_flags() {
+  static const std::vector<AccessOptionHelp> flags = {
+      {"--rw", "PATTERN", "read, write, rw, randread, randwrite or randrw", "randread"},
+      {"--read-pct", "N", "share of reads for rw and randrw, 0..100", "50"},
+      {"--bs", "SIZE", "block size, 512 B .. 1 MiB, a multiple of 512", "4k"},
+      {"--bs-split", "LIST", "block-size mix, e.g. 4k:67,8k:10,64k:23 (percentages sum to 100)", "none: --bs"},
+      {"--threads", "TC", "worker threads, each with its own io_uring", "1"},
+      {"--oio", "QD", "outstanding I/Os per thread", "1"},
+      {"--seconds", "S", "duration, fractional allowed (virtual seconds on a simulated drive)", "60"},
+      {"--bytes", "SIZE", "stop after this many bytes instead (e.g. 4t: four fills of a 1 TiB drive)", "none"},
+      {"--active-range", "PCT", "ActiveRange: share of the target from LBA 0, (0, 100]", "100"},
+      {"--zones", "LIST",
+       "zoned random distribution, IO%/RANGE% per zone from the start of the ActiveRange, e.g. "
+       "50/5:30/15:20/80 (fio's zoned; each sum is 100)",
+       "none: uniform"},
+      {"--rate-iops", "N", "pace all threads together to N IOPS (0: unthrottled)", "0"},
+      {"--poll-budget", "US",
+       "at TC x QD <= 4: poll for each completion up to US microseconds before sleeping (0: never poll; "
+       "auto: measured before the cell, polling only where it was faster)",
+       "auto"},
+      {"--seed", "N", "random seed (0: a fresh one, printed with the result)", "0"},
+      {"--size", "SIZE", "create a missing file target with this size (e.g. 1g)", "none"},
+  };
+  return flags;
 }
 
 }  // namespace pts::app

@@ -1,8 +1,9 @@
-// app/access_options.h — the access-spec CLI options shared by `ptsuite spec` and the
-// overrides of `ptsuite run`: --rw, --read-pct, --bs, --bs-split, --threads, --oio,
-// --seconds, --active-range, --zones, --rate-iops, --seed, --size. Parsing collects every problem at
-// once; each message names the option. Options not given stay unset, so `run` applies only
-// what the operator typed. May use: core, model.
+// app/access_options.h — the access-spec options of `ptsuite spec` (--rw, --read-pct, --bs,
+// --bs-split, --threads, --oio, --seconds, --bytes, --active-range, --zones, --rate-iops,
+// --poll-budget, --seed, --size): their definitions for the command line (one table: flag,
+// value name, help, default) and the check of the values as typed. The check collects every
+// problem at once, each message naming the option; options not given stay unset.
+// May use: core, model.
 #pragma once
 
 #include <cstdint>
@@ -38,10 +39,23 @@ struct AccessOptions {
   void apply_to(model::AccessSpec& spec) const;
 };
 
-/// What parse_access_options() recognised, everything else in order, and every problem.
+/// One access-spec option as the command line defines it (help, man page, completion).
+struct AccessOptionHelp {
+  const char* flag;
+  const char* value;         ///< the value's name in help ("SIZE")
+  const char* help;
+  const char* default_text;  ///< what applies when the flag is not given
+};
+
+/// The access-spec options, in help order.
+const std::vector<AccessOptionHelp>& access_option_flags();
+
+/// Access-spec options as typed on the command line: (flag, value), in the order given.
+using AccessArgs = std::vector<std::pair<std::string, std::string>>;
+
+/// What parse_access_options() made of the values, and every problem.
 struct ParsedAccessArgs {
-  AccessOptions options;          ///< the options that parsed cleanly
-  std::vector<std::string> rest;  ///< positional arguments and other options, untouched
+  AccessOptions options;            ///< the options that parsed cleanly
   std::vector<std::string> errors;  ///< one message per problem, each naming its option
   bool ok() const { return errors.empty(); }
 };
@@ -52,19 +66,15 @@ constexpr uint32_t kMaxBlockBytes = 1024 * 1024;
 constexpr uint32_t kMaxThreads = 256;
 constexpr uint32_t kMaxQueueDepth = 4096;
 
-/// Parses the access-spec options (both `--opt VALUE` and `--opt=VALUE`) out of `args`.
-/// Every bad option adds a message to `errors` ("--bs 3000: block size must be a multiple
-/// of 512 bytes ..."); other arguments go to `rest` either way, so the caller can add its
-/// own problems and report them all at once.
-ParsedAccessArgs parse_access_options(const std::vector<std::string>& args);
+/// Checks the values of the access-spec options given. Every bad value adds a message
+/// ("--bs: '3000' is not a block size ..."), and so does a flag given twice or one that is
+/// not an access-spec option; the caller adds its own problems and reports them all at once.
+ParsedAccessArgs parse_access_options(const AccessArgs& given);
 
 /// Checks a complete spec against a target's logical block size and size: block sizes a
 /// multiple of the logical block, the ActiveRange (and each zone) holding a block. Messages
 /// name the option.
 std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, uint32_t logical_block_bytes,
                                                uint64_t target_bytes);
-
-/// One line per option, for --help.
-const char* access_options_help();
 
 }  // namespace pts::app

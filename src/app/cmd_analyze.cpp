@@ -3,6 +3,7 @@
 // vendor's data. Reading the CSV is config/series_csv, the maths steady/analyze_series; this
 // file parses flags and prints. May use: config, steady, nlohmann json.
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "app/commands.h"
 #include "app/json_out.h"
 #include "config/series_csv.h"
+#include "core/option_text.h"
 #include "steady/steady_state.h"
 
 namespace pts::app {
@@ -19,17 +21,6 @@ namespace {
 
 constexpr double kDataLimit = 0.20;
 constexpr double kSlopeLimit = 0.10;
-
-void analyze_usage(FILE* out) {
-  std::fprintf(out,
-               "usage: ptsuite analyze SERIES.csv [--window N] [--json]\n"
-               "  SERIES.csv  one value per line (Round 1, 2, ...), or a CSV with a header row\n"
-               "              holding a column named 'value'; blank lines and '#' lines are skipped\n"
-               "  --window N  Measurement Window length in Rounds (default 5, the spec's)\n"
-               "  --json      machine-readable output\n"
-               "Steady when max - min <= 20 %% of the window average and |least-squares slope| x\n"
-               "(Rounds in window - 1) <= 10 %% of it, compared inclusively at full precision.\n");
-}
 
 /// Up to 4 decimals, trailing zeros removed: 11726.8, 219.6692, -6.4, 0.
 std::string fmt(double v) {
@@ -95,39 +86,21 @@ void print_table(const std::string& file, const std::vector<double>& values, con
 
 }  // namespace
 
-int cmd_analyze(const Args& args) {
-  std::vector<std::string> errors;
-  std::string file;
+int cmd_analyze(const AnalyzeArgs& args) {
+  std::vector<std::string> errors = args.errors;
+  const std::string& file = args.series;
   uint32_t window = 5;
-  bool json = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      analyze_usage(stdout);
-      return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--window" || a.rfind("--window=", 0) == 0) {
-      std::string v;
-      if (a == "--window") {
-        if (i + 1 >= args.size()) { errors.push_back("--window needs a number of Rounds"); continue; }
-        v = args[++i];
-      } else {
-        v = a.substr(9);
-      }
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 2 || n > 1000) errors.push_back("--window: '" + v + "' is not a Round count (2…1000)");
-      else window = static_cast<uint32_t>(n);
-    } else if (a.size() > 1 && a[0] == '-') {
-      errors.push_back("unknown option '" + a + "'");
-    } else if (file.empty()) {
-      file = a;
-    } else {
-      errors.push_back("unexpected argument '" + a + "' (one SERIES.csv at a time)");
-    }
+  const bool json = args.json;
+  if (args.window) {
+    const std::string& v = *args.window;
+    char* end = nullptr;
+    const long n = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || n < 2 || n > 1000)
+      errors.push_back(core::bad_option_value("--window", v, "is not a Round count (2…1000)"));
+    else
+      window = static_cast<uint32_t>(n);
   }
-  if (file.empty()) errors.push_back("missing SERIES.csv");
+  if (file.empty()) errors.push_back("SERIES.csv: missing (see ptsuite analyze --help)");
   std::vector<double> values;
   if (!file.empty()) {
     auto loaded = config::load_series_csv(file);
@@ -139,7 +112,6 @@ int cmd_analyze(const Args& args) {
                      std::to_string(window) + " Rounds needs at least " + std::to_string(window));
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite analyze: %s\n", e.c_str());
-    std::fprintf(stderr, "(ptsuite analyze --help for usage)\n");
     return 2;
   }
   const auto analysis = steady::analyze_series(values, window, kDataLimit, kSlopeLimit);

@@ -22,22 +22,6 @@ namespace pts::app {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: ptsuite info TARGET [--json] [--sources]\n"
-    "Shows model, serial, firmware, capacity, LBA format, NVMe version, the capabilities that\n"
-    "decide purge and write cache, the purge methods available, the write cache state and a\n"
-    "health summary. TARGET: /dev/nvmeXnY, its controller /dev/nvmeX or generic node /dev/ngXnY,\n"
-    "another block device, or a regular file.\n"
-    "Serials of non-NVMe targets: block device = sysfs serial, SCSI serial VPD page or wwid\n"
-    "(else BLOCK-<major>:<minor>); loop device = LOOP-<st_dev>:<inode> of its backing file;\n"
-    "regular file = FILE-<st_dev>:<inode> (a purge keeps the inode, so the serial stays).\n"
-    "Those made-up serials identify nothing and never confirm a destructive command: \"Confirm\n"
-    "with\" (JSON: confirm_with, confirm_accepts) names what --confirm takes instead (the WWID,\n"
-    "a /dev/disk/by-id/ name, a loop device's backing file, a file's own path).\n"
-    "A simulated drive, sim:PROFILE[,name=value...][@STATE_FILE] (profiles: demo, dc-tlc-2t, tiny), shows its\n"
-    "parameters, geometry, memory, write amplification and free space too; --sources adds where each\n"
-    "parameter's value comes from. Its serial (SIM-...) is made with its state file and confirms it.\n";
-
 const char* kind_text(model::TargetKind k) {
   switch (k) {
     case model::TargetKind::NvmeNamespace: return "NVMe namespace";
@@ -116,31 +100,19 @@ void print_text(const model::DeviceIdentity& id, const model::WriteCacheSetting&
 
 }  // namespace
 
-int cmd_info(const Args& args) {
-  std::vector<std::string> errors, positional;
-  bool json = false, sources = false;
-  for (const auto& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    }
-    if (a == "--json") json = true;
-    else if (a == "--sources") sources = true;
-    else if (a.rfind("-", 0) == 0) errors.push_back("unknown option " + a);
-    else positional.push_back(a);
-  }
-  if (positional.empty()) errors.push_back("TARGET is missing");
-  if (positional.size() > 1) errors.push_back("one TARGET expected, got " + std::to_string(positional.size()));
+int cmd_info(const InfoArgs& args) {
+  std::vector<std::string> errors = args.errors;
+  const bool json = args.json, sources = args.sources;
+  if (args.target.empty()) errors.push_back("TARGET: missing (see ptsuite info --help)");
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite info: %s\n", e.c_str());
-    std::fprintf(stderr, "(ptsuite info --help for usage)\n");
     return 2;
   }
   auto fail = [](const core::Error& e) {
     std::fprintf(stderr, "ptsuite info: %s\n", e.message().c_str());
     return core::exit_code(e.kind);
   };
-  auto opened = open_read_only(positional[0]);  // a simulated drive's state file is only read
+  auto opened = open_read_only(args.target);  // a simulated drive's state file is only read
   if (!opened.ok()) return fail(opened.error());
   auto& dev = opened->device;
   auto id = dev->identify();
@@ -150,7 +122,7 @@ int cmd_info(const Args& args) {
   auto methods = device::supported_purge_methods(*id);
   auto choice = device::choose_purge_method(*id, std::nullopt);
   std::string auto_choice = choice.ok() ? model::purge_method_name(choice->method) : "none available";
-  auto rules = confirmation_rules(positional[0], *id);
+  auto rules = confirmation_rules(args.target, *id);
   if (!rules.ok()) return fail(rules.error());
 
   if (json) {

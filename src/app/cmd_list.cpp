@@ -1,5 +1,6 @@
-// app/cmd_list.cpp — `ptsuite list`: the PTS tests defined in tests-pts/ with their CLI
-// names and the editions/classes each supports. May use: config.
+// app/cmd_list.cpp — `ptsuite list [--names]`: the PTS tests defined in tests-pts/ with their
+// CLI names and the editions/classes each supports (--names: the names alone, one a line, for
+// scripts and the bash completion). May use: config.
 #include <cstdio>
 #include <string>
 
@@ -8,14 +9,9 @@
 
 namespace pts::app {
 
-int cmd_list(const Args& args) {
-  for (const auto& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::printf("usage: ptsuite list\n  Lists the PTS tests defined in tests-pts/ (directory: $PTSUITE_TESTS_DIR,\n"
-                  "  else ../tests-pts next to the executable, else the source tree).\n");
-      return 0;
-    }
-    std::fprintf(stderr, "ptsuite list: unexpected argument '%s'\n", a.c_str());
+int cmd_list(const ListArgs& args) {
+  if (!args.errors.empty()) {
+    for (const auto& e : args.errors) std::fprintf(stderr, "ptsuite list: %s\n", e.c_str());
     return 2;
   }
   auto dir = config::find_tests_dir();
@@ -27,6 +23,13 @@ int cmd_list(const Args& args) {
   if (!defs) {
     for (const auto& m : defs.error().messages) std::fprintf(stderr, "ptsuite list: %s\n", m.c_str());
     return 2;
+  }
+  if (args.names) {
+    for (const auto& d : *defs) {
+      std::printf("%s\n", d.id.c_str());
+      for (const auto& a : d.aliases) std::printf("%s\n", a.c_str());
+    }
+    return 0;
   }
   std::printf("Tests (definitions in %s):\n\n", dir->c_str());
   for (const auto& d : *defs) {

@@ -19,27 +19,11 @@
 #include "config/procedure_table.h"
 #include "core/units.h"
 #include "device/target_device.h"
+#include "core/option_text.h"
 #include "results/codec.h"
 
 namespace pts::app {
 namespace {
-
-void plan_usage(FILE* out) {
-  std::fprintf(out, "usage: ptsuite plan TEST [TARGET] [options] [--json]\n"
-                    "  TEST    a test of `ptsuite list` (iops, tp, lat, wsat, hir, xsr, dirth, ecw) or a .toml file\n"
-                    "  TARGET  read the identity (capacity, LBA size) of this target; read-only\n"
-                    "options (the same as `ptsuite run`):\n");
-  for (const auto& f : config::run_option_flags()) {
-    std::string flag = std::string(f.flag) + (f.value[0] ? std::string(" ") + f.value : "");
-    std::fprintf(out, "  %-24s %s\n", flag.c_str(), f.help);
-  }
-  std::fprintf(out, "  %-24s %s\n", "--wipc-mbps MBPS",
-               "sequential write rate (10^6 B/s) assumed for WIPC's estimated time (default 1000)");
-  std::fprintf(out, "without TARGET (nominal identity):\n"
-                    "  %-24s %s\n  %-24s %s\n  %-24s %s\n",
-               "--capacity SIZE", "nominal capacity (default 1t = 1 TiB)", "--lba-size BYTES",
-               "nominal LBA size (default 512; 4096 for a 4Kn namespace)", "--json", "machine-readable plan");
-}
 
 std::string duration_text(double seconds) {
   const auto s = static_cast<uint64_t>(seconds + 0.5);
@@ -175,85 +159,69 @@ void print_json(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
 
 }  // namespace
 
-int cmd_plan(const Args& args) {
-  std::vector<std::string> errors, positional;
+int cmd_plan(const PlanArgs& args) {
+  std::vector<std::string> errors = args.errors;
   config::RunOptions options;
+  for (auto& m : config::set_run_options(options, args.run_options)) errors.push_back(std::move(m));
   uint64_t capacity = 1ull << 40;
   uint32_t lba_size = 512;
   double wipc_mbps = config::kAssumedWipcWriteMbps;
-  bool json = false, nominal_flags = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    bool takes_value = false;
-    if (a == "--help" || a == "-h") {
-      plan_usage(stdout);
-      return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else if (config::is_run_option(a, &takes_value) || a == "--capacity" || a == "--lba-size" ||
-               a == "--wipc-mbps") {
-      std::string value;
-      if (takes_value || a == "--capacity" || a == "--lba-size" || a == "--wipc-mbps") {
-        if (i + 1 >= args.size()) { errors.push_back(a + " needs a value"); continue; }
-        value = args[++i];
-      }
-      if (a == "--wipc-mbps") {
-        char* end = nullptr;
-        const double v = std::strtod(value.c_str(), &end);
-        if (value.empty() || end != value.c_str() + value.size() || !(v > 0) || v > 1e6)
-          errors.push_back("--wipc-mbps: '" + value + "' is not a write rate in MB/s above 0 (e.g. 2000)");
-        else wipc_mbps = v;
-      } else if (a == "--capacity") {
-        auto v = core::parse_size_bytes(value);
-        if (!v || *v == 0) errors.push_back("--capacity: '" + value + "' is not a size (e.g. 1t, 960g, 3840000000000)");
-        else capacity = *v;
-        nominal_flags = true;
-      } else if (a == "--lba-size") {
-        auto v = core::parse_size_bytes(value);
-        if (!v || *v < 512 || *v > 65536 || (*v & (*v - 1)))
-          errors.push_back("--lba-size: '" + value + "' is not an LBA size (512, 4096, ...)");
-        else lba_size = static_cast<uint32_t>(*v);
-        nominal_flags = true;
-      } else if (std::string e = config::set_run_option(options, a, value); !e.empty()) {
-        errors.push_back(e);
-      }
-    } else if (a.size() > 1 && a[0] == '-') {
-      errors.push_back("unknown option '" + a + "'");
-    } else {
-      positional.push_back(a);
-    }
+  const bool json = args.json;
+  if (args.wipc_mbps) {
+    const std::string& value = *args.wipc_mbps;
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !(v > 0) || v > 1e6)
+      errors.push_back(core::bad_option_value("--wipc-mbps", value, "is not a write rate in MB/s above 0 (e.g. 2000)"));
+    else
+      wipc_mbps = v;
   }
-  if (positional.empty()) errors.push_back("missing TEST (see ptsuite list)");
-  if (positional.size() > 2) errors.push_back("unexpected argument '" + positional[2] + "'");
-  if (positional.size() == 2 && nominal_flags) errors.push_back("--capacity/--lba-size apply only without TARGET");
+  if (args.capacity) {
+    auto v = core::parse_size_bytes(*args.capacity);
+    if (!v || *v == 0)
+      errors.push_back(core::bad_option_value("--capacity", *args.capacity, "is not a size (e.g. 1t, 960g, 3840000000000)"));
+    else
+      capacity = *v;
+  }
+  if (args.lba_size) {
+    auto v = core::parse_size_bytes(*args.lba_size);
+    if (!v || *v < 512 || *v > 65536 || (*v & (*v - 1)))
+      errors.push_back(core::bad_option_value("--lba-size", *args.lba_size, "is not an LBA size (512, 4096, ...)"));
+    else
+      lba_size = static_cast<uint32_t>(*v);
+  }
+  if (args.test.empty()) errors.push_back("TEST: missing (see ptsuite list)");
+  if (!args.target.empty() && (args.capacity || args.lba_size))
+    errors.push_back("--capacity/--lba-size apply only without TARGET");
+  const std::string& test = args.test;
+  const std::string& target = args.target;
 
   std::optional<config::TestDefinition> def;
-  if (!positional.empty()) {
-    auto d = config::find_definition(positional[0]);
+  if (!test.empty()) {
+    auto d = config::find_definition(test);
     if (d) def = std::move(d.value());
     else errors.insert(errors.end(), d.error().messages.begin(), d.error().messages.end());
   }
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite plan: %s\n", e.c_str());
-    std::fprintf(stderr, "(ptsuite plan --help for usage)\n");
     return 2;
   }
 
-  const bool nominal = positional.size() < 2;
+  const bool nominal = target.empty();
   model::DeviceIdentity id = config::nominal_identity(capacity, lba_size);
   std::string sim_line;
   if (!nominal) {
-    auto target = open_read_only(positional[1]);
+    auto probed = open_read_only(target);
     core::Result<model::DeviceIdentity> ident =
-        target ? target->device->identify() : core::Result<model::DeviceIdentity>(target.error());
-    if (target && target->sim) sim_line = sim_memory_line(*target->sim);
+        probed ? probed->device->identify() : core::Result<model::DeviceIdentity>(probed.error());
+    if (probed && probed->sim) sim_line = sim_memory_line(*probed->sim);
     if (!ident) {
       for (const auto& m : ident.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
       return core::exit_code(ident.error().kind);
     }
     id = std::move(ident.value());
   }
-  auto resolved = config::resolve_plan(*def, options, id, nominal ? engine::uring_engine_limits() : engine_limits_for(positional[1]));
+  auto resolved = config::resolve_plan(*def, options, id, nominal ? engine::uring_engine_limits() : engine_limits_for(target));
   if (!resolved) {
     for (const auto& m : resolved.error().messages) std::fprintf(stderr, "ptsuite plan: %s\n", m.c_str());
     return 2;

@@ -22,20 +22,6 @@ namespace pts::app {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: ptsuite purge TARGET --confirm SERIAL [--purge METHOD] [--accept-purge-failure]\n"
-    "                            [--force-signatures] [--json]\n"
-    "Purges TARGET and verifies it: a pattern written at sampled blocks before the purge must\n"
-    "read back erased afterwards. METHOD: auto (default: the strongest the drive supports),\n"
-    "sanitize-crypto, sanitize-block, format-crypto, format-user, discard (block devices; not a\n"
-    "SNIA purge), recreate (files), none. A failed or unverified purge exits 4 unless\n"
-    "--accept-purge-failure is given (then it is recorded as accepted). --confirm takes what\n"
-    "`ptsuite info TARGET` shows under \"Confirm with\" (the serial; for devices whose serial\n"
-    "ptsuite made up: the WWID, a by-id name or the loop device's backing file); without it,\n"
-    "it is asked for on a terminal. The guard refuses a target that is in use or holds a\n"
-    "signature (file system, LVM, RAID, partition table); --force-signatures overwrites the\n"
-    "latter (recorded).\n";
-
 void print_record(const model::DeviceIdentity& id, const model::PurgeRecord& r) {
   std::printf("Purge of %s (%s, serial %s)\n", id.path.c_str(), id.model.c_str(), id.serial.c_str());
   std::printf("  method        %s (%s)\n", model::purge_method_name(r.method).c_str(), r.reason.c_str());
@@ -59,48 +45,20 @@ void print_record(const model::DeviceIdentity& id, const model::PurgeRecord& r) 
 
 }  // namespace
 
-int cmd_purge(const Args& args) {
-  std::vector<std::string> errors, positional;
-  std::optional<std::string> confirm;
+int cmd_purge(const PurgeArgs& args) {
+  std::vector<std::string> errors = args.errors;
   std::optional<model::PurgeMethod> method;
-  bool json = false, accept = false, force_signatures = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](const char* flag) -> std::optional<std::string> {
-      if (i + 1 < args.size()) return args[++i];
-      errors.push_back(std::string(flag) + " needs a value");
-      return std::nullopt;
-    };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--accept-purge-failure") {
-      accept = true;
-    } else if (a == "--force-signatures") {
-      force_signatures = true;
-    } else if (a == "--confirm") {
-      confirm = value("--confirm");
-    } else if (a == "--purge") {
-      if (auto v = value("--purge")) {
-        auto m = device::parse_purge_method(*v);
-        if (m.ok()) method = *m;
-        else errors.push_back(m.error().message());
-      }
-    } else if (a.rfind("-", 0) == 0) {
-      errors.push_back("unknown option " + a);
-    } else {
-      positional.push_back(a);
-    }
+  if (args.purge) {
+    auto m = device::parse_purge_method(*args.purge);
+    if (m.ok()) method = *m;
+    else errors.push_back(m.error().message());
   }
-  if (positional.empty()) errors.push_back("TARGET is missing");
-  if (positional.size() > 1) errors.push_back("one TARGET expected, got " + std::to_string(positional.size()));
+  if (args.target.empty()) errors.push_back("TARGET: missing (see ptsuite purge --help)");
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite purge: %s\n", e.c_str());
-    std::fprintf(stderr, "(ptsuite purge --help for usage)\n");
     return 2;
   }
+  const bool json = args.json;
   auto fail = [](const core::Error& e) {
     std::fprintf(stderr, "ptsuite purge: %s\n", e.message().c_str());
     return core::exit_code(e.kind);
@@ -110,7 +68,7 @@ int cmd_purge(const Args& args) {
   // target is exit 3 with its reason whatever --purge says. The one guard entry point:
   // examination, exclusive descriptor, signatures, consent (a sim: target is held by an
   // exclusive lock on its state file: app/target_open.h).
-  auto writable = acquire_writable(positional[0], writing_options(confirm, force_signatures));
+  auto writable = acquire_writable(args.target, writing_options(args.confirm, args.force_signatures));
   if (!writable.ok()) return fail(writable.error());
   auto& held = writable->held;
   const model::DeviceIdentity* id = &held->identity();
@@ -126,7 +84,7 @@ int cmd_purge(const Args& args) {
   model::PurgeRecord record;
   device::PurgeRequest req;
   req.method = method;
-  req.accept_failure = accept;
+  req.accept_failure = args.accept_purge_failure;
   req.record_out = &record;
   if (!json)
     req.progress = [](double f, double elapsed_s, uint32_t estimate_s) {

@@ -1,6 +1,5 @@
 // app/cmd_report.cpp — `ptsuite report RUNDIR [--format xlsx,json,csv,pdf] [--out DIR] [--meta
-// K=V]... [--lab FILE]`: loads
-// RUNDIR/run.json (schema-checked by results/) and renders it with report/ — offline, never
+// K=V]... [--lab FILE]`: loads RUNDIR/run.json (schema-checked by results/) and renders it with report/ — offline, never
 // touching a device. When the journal is ahead of run.json (killed between the last journal
 // line and the save) run.json is rebuilt from the journal first — only in a directory this
 // user owns that group/others cannot write, and not while a run holds the journal. Exit 0 on success, 2 on bad input (missing/newer run.json, bad flags,
@@ -27,15 +26,6 @@ namespace pts::app {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: ptsuite report RUNDIR [--format xlsx,json,csv,pdf] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]\n"
-    "  Renders the run record RUNDIR/run.json as a SNIA-format report (default: xlsx,json,csv,\n"
-    "  written into RUNDIR): <test>.xlsx, <test>.json (the record), csv/<test>.csv (one row per\n"
-    "  Round x cell), <test>.pdf (the workbook printed by LibreOffice; needs soffice).\n"
-    "  --meta / --lab add or replace the operator's header fields (tested_by, test_sponsor,\n"
-    "  nand_type, form_factor, notes, any other key) in this report and its JSON; run.json is\n"
-    "  left as it is. An interrupted run gives a partial report marked INCOMPLETE.\n";
-
 int fail(const core::Error& e) {
   std::fprintf(stderr, "ptsuite report: %s\n", e.message().c_str());
   return core::exit_code(e.kind);
@@ -43,40 +33,14 @@ int fail(const core::Error& e) {
 
 }  // namespace
 
-int cmd_report(const Args& args) {
-  std::string run_dir, out_dir, formats_text = "xlsx,json,csv";
-  std::vector<std::string> errors;
-  config::OperatorFieldArgs operator_args;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](const char* flag) -> std::string {
-      const std::string prefix = std::string(flag) + "=";
-      if (a.rfind(prefix, 0) == 0) return a.substr(prefix.size());
-      if (i + 1 < args.size()) return args[++i];
-      errors.push_back(std::string(flag) + " needs a value");
-      return "";
-    };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (a == "--format" || a.rfind("--format=", 0) == 0) {
-      formats_text = value("--format");
-    } else if (a == "--meta" || a.rfind("--meta=", 0) == 0 || a == "--lab" || a.rfind("--lab=", 0) == 0) {
-      const bool meta = a.rfind("--meta", 0) == 0;
-      const std::string v = value(meta ? "--meta" : "--lab");
-      if (auto m = operator_args.take(meta ? "--meta" : "--lab", v); !m.empty()) errors.push_back(m);
-    } else if (a == "--out" || a.rfind("--out=", 0) == 0) {
-      out_dir = value("--out");
-      if (out_dir.empty() && errors.empty()) errors.push_back("--out: empty directory name");
-    } else if (!a.empty() && a[0] == '-') {
-      errors.push_back("unknown option '" + a + "'");
-    } else if (run_dir.empty()) {
-      run_dir = a;
-    } else {
-      errors.push_back("unexpected argument '" + a + "' (one RUNDIR only)");
-    }
-  }
-  if (run_dir.empty()) errors.push_back("missing RUNDIR");
+int cmd_report(const ReportArgs& args) {
+  std::vector<std::string> errors = args.errors;
+  const std::string& run_dir = args.run_dir;
+  const std::string out_dir = args.out.value_or("");
+  const std::string formats_text = args.format.value_or("xlsx,json,csv");
+  const config::OperatorFieldArgs& operator_args = args.operator_fields;
+  if (args.out && args.out->empty()) errors.push_back("--out: '' is not a directory name");
+  if (run_dir.empty()) errors.push_back("RUNDIR: missing (see ptsuite report --help)");
   auto formats = report::parse_report_formats(formats_text, "--format");
   if (!formats) errors.insert(errors.end(), formats.error().messages.begin(), formats.error().messages.end());
   std::string soffice;
@@ -89,7 +53,6 @@ int cmd_report(const Args& args) {
   if (!fields) errors.insert(errors.end(), fields.error().messages.begin(), fields.error().messages.end());
   if (!errors.empty()) {
     for (const auto& e : errors) std::fprintf(stderr, "ptsuite report: %s\n", e.c_str());
-    std::fprintf(stderr, "%s", kUsage);
     return 2;
   }
   if (!std::filesystem::is_directory(run_dir))

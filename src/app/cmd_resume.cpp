@@ -44,41 +44,14 @@ int fail(const core::Error& e) { return fail(e.messages, core::exit_code(e.kind)
 
 }  // namespace
 
-int cmd_resume(const Args& raw_args) {
-  std::vector<std::string> args(raw_args.begin(), raw_args.end());
-  std::vector<std::string> errors;
-  SessionOptions session;
-  take_session_options(args, session, errors);
-  std::vector<std::string> positional;
-  std::optional<std::string> confirm;
-  bool force_signatures = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("usage: ptsuite resume RUNDIR [--confirm WHAT] [--force-signatures] [--format xlsx,json,csv]\n"
-                  "                      [--no-report] [--quiet]\n"
-                  "Continues an interrupted or killed run from RUNDIR/journal.jsonl. The target goes through the\n"
-                  "guard again and the confirmation is asked again (--confirm, or typed at a prompt; a file the\n"
-                  "run created needs none). It must be the same drive: serial, firmware, model, NSID,\n"
-                  "NGUID/EUI-64/WWID, capacity and LBA format are re-checked, and a path that now names another\n"
-                  "device is refused (exit 3). The run continues at the next cell of the Round in flight and the\n"
-                  "time lost is recorded as a deviation (resume-gap).\n");
-      return 0;
-    }
-    if (a == "--force-signatures") force_signatures = true;
-    else if (a == "--confirm" || a.rfind("--confirm=", 0) == 0) {
-      if (a != "--confirm") confirm = a.substr(10);
-      else if (i + 1 < args.size()) confirm = args[++i];
-      else errors.push_back("--confirm: needs a value");
-    } else if (a.rfind("--", 0) == 0) {
-      errors.push_back(a + ": unknown option (see ptsuite resume --help)");
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.size() != 1) errors.push_back("RUNDIR: exactly one run directory expected");
+int cmd_resume(const ResumeArgs& args) {
+  std::vector<std::string> errors = args.errors;
+  const SessionOptions session = session_options(args.session, errors);
+  if (args.run_dir.empty()) errors.push_back("RUNDIR: missing (see ptsuite resume --help)");
   if (!errors.empty()) return fail(errors, 2);
-  const std::string dir = positional[0];
+  const std::string& dir = args.run_dir;
+  const std::optional<std::string>& confirm = args.confirm;
+  const bool force_signatures = args.force_signatures;
 
   if (auto trusted = results::check_run_dir_trusted(dir); !trusted.ok()) return fail(trusted.error());
   auto taken = results::JournalSink::resume(dir);  // locked before it is read

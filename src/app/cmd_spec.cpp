@@ -34,17 +34,6 @@ std::atomic<bool> g_interrupted{false};
 
 extern "C" void on_sigint(int) { g_interrupted.store(true); }
 
-constexpr const char* kUsage =
-    "usage: ptsuite spec TARGET [options] [--confirm WHAT] [--force-signatures] [--json]\n"
-    "Runs one access spec on TARGET (a block device, or a regular file created at --size\n"
-    "when missing) with io_uring and O_DIRECT, and prints IOPS, MB/s (10^6 B), latency\n"
-    "percentiles, CPU and the Little's-law check. A spec that writes destroys data: it goes\n"
-    "through the guard and needs --confirm for an existing target (what `ptsuite info TARGET`\n"
-    "shows under \"Confirm with\"); a file spec creates itself needs none. On a simulated drive\n"
-    "(sim:PROFILE[,...][@FILE]) the cell runs in its virtual time (--seconds are virtual), the flash\n"
-    "counters are shown, and a read-only spec leaves the state file as it was.\n\n"
-    "Options:\n";
-
 double us(double ns) { return ns / 1000.0; }
 
 nlohmann::json latency_json(const model::LatencySummary& s) {
@@ -288,43 +277,23 @@ int spec_on_sim(const std::string& text, const model::AccessSpec& spec, engine::
 
 }  // namespace
 
-int cmd_spec(const Args& args) {
-  ParsedAccessArgs parsed = parse_access_options(args);
-  std::vector<std::string> errors = parsed.errors;
+int cmd_spec(const SpecArgs& args) {
+  ParsedAccessArgs parsed = parse_access_options(args.access);
+  std::vector<std::string> errors = args.errors;
+  errors.insert(errors.end(), parsed.errors.begin(), parsed.errors.end());
   const AccessOptions& options = parsed.options;
-  bool json = false, force_signatures = false;
-  std::optional<std::string> confirm;
-  std::vector<std::string> positional;
-  for (size_t i = 0; i < parsed.rest.size(); ++i) {
-    const std::string& a = parsed.rest[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("%s%s  --confirm WHAT      consent to overwrite TARGET (serial, WWID, by-id name, backing file or path)\n"
-                  "  --force-signatures  overwrite a target that holds a file system / LVM / RAID / partition signature\n"
-                  "  --json              print the result as JSON\n",
-                  kUsage, access_options_help());
-      return 0;
-    }
-    if (a == "--json") json = true;
-    else if (a == "--force-signatures") force_signatures = true;
-    else if (a == "--confirm" || a.rfind("--confirm=", 0) == 0) {
-      if (a != "--confirm") confirm = a.substr(10);
-      else if (i + 1 < parsed.rest.size()) confirm = parsed.rest[++i];
-      else errors.push_back("--confirm: needs a value");
-    } else if (a.rfind("--", 0) == 0) {
-      errors.push_back(a + ": unknown option (see ptsuite spec --help)");
-    } else positional.push_back(a);
-  }
-  if (positional.size() != 1)
-    errors.push_back(positional.empty() ? "TARGET: missing (a block device or a file path)"
-                                        : "TARGET: exactly one target expected, got " + std::to_string(positional.size()));
+  const bool json = args.json, force_signatures = args.force_signatures;
+  const std::optional<std::string>& confirm = args.confirm;
+  const std::string& path = args.target;
+  if (path.empty()) errors.push_back("TARGET: missing (see ptsuite spec --help)");
 
   model::AccessSpec spec;  // defaults: randread 4 KiB, 1 thread, QD 1, 60 s, ActiveRange 100 %
   options.apply_to(spec);
   engine::TargetInfo target;
-  const bool simulated = positional.size() == 1 && is_simulated(positional[0]);
+  const bool simulated = !path.empty() && is_simulated(path);
   if (simulated) {
     if (options.size_bytes) errors.push_back("--size: not for a simulated drive (give capacity=SIZE in the sim: target)");
-    auto t = sim::parse_sim_target(positional[0]);
+    auto t = sim::parse_sim_target(path);
     if (!t.ok()) {
       errors.insert(errors.end(), t.error().messages.begin(), t.error().messages.end());
     } else {
@@ -333,11 +302,11 @@ int cmd_spec(const Args& args) {
       target.exists = true;
       for (const auto& m : check_spec_for_target(spec, t->params.lba_bytes, t->params.capacity_bytes))
         errors.push_back(m);
-      for (const auto& m : config::check_engine_limits(spec, engine_limits_for(positional[0]), {"--seconds"}))
+      for (const auto& m : config::check_engine_limits(spec, engine_limits_for(path), {"--seconds"}))
         errors.push_back(m);
     }
-  } else if (positional.size() == 1) {
-    auto info = engine::inspect_target(positional[0], spec.read_pct < 100);
+  } else if (!path.empty()) {
+    auto info = engine::inspect_target(path, spec.read_pct < 100);
     if (!info) {
       for (const auto& m : info.error().messages) errors.push_back(m);
     } else {
@@ -369,7 +338,7 @@ int cmd_spec(const Args& args) {
     }
   }
   if (!errors.empty()) return fail(errors, 2);
-  if (simulated) return spec_on_sim(positional[0], spec, target, json, confirm, force_signatures);
+  if (simulated) return spec_on_sim(path, spec, target, json, confirm, force_signatures);
 
   const bool created = !target.exists;
   if (created) {

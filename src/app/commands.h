@@ -1,23 +1,23 @@
-// app/commands.h — one function per CLI command. Each parses its own arguments, prints,
-// and returns the process exit code (design.md CLI contract). May use: every module.
+// app/commands.h — one function per CLI command. Each takes its options as the command line
+// gave them (app/command_args.h), checks them, prints, and returns the process exit code
+// (design.md CLI contract). May use: every module.
 #pragma once
 
 #include <string>
-#include <vector>
+
+#include "app/command_args.h"
 
 namespace pts::app {
 
-using Args = std::vector<std::string>;  ///< arguments after the command name
-
-int cmd_list(const Args& args);
-int cmd_info(const Args& args);
-int cmd_spec(const Args& args);
-int cmd_purge(const Args& args);
-int cmd_run(const Args& args);
-int cmd_resume(const Args& args);
-int cmd_report(const Args& args);
-int cmd_analyze(const Args& args);
-int cmd_plan(const Args& args);
+int cmd_list(const ListArgs& args);
+int cmd_info(const InfoArgs& args);
+int cmd_spec(const SpecArgs& args);
+int cmd_purge(const PurgeArgs& args);
+int cmd_run(const RunArgs& args);
+int cmd_resume(const ResumeArgs& args);
+int cmd_report(const ReportArgs& args);
+int cmd_analyze(const AnalyzeArgs& args);
+int cmd_plan(const PlanArgs& args);
 
 /// "ptsuite 0.1.0 (git abc123)".
 std::string version_string();

@@ -1,68 +1,70 @@
-// app/main.cpp — ptsuite entry point: dispatches to one command (commands.h). Anything a
-// command throws (a bug, a library surprise) ends the process with exit 1 and a message,
+// app/main.cpp — ptsuite entry point: parses the command line (app/command_args.h) and hands
+// the chosen command its options (commands.h). The parser's problems exit 2 before any
+// command runs when no command was chosen; a chosen command reports them with its own. Anything
+// a command throws (a bug, a library surprise) ends the process with exit 1 and a message,
 // never an abort.
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "app/commands.h"
 
 namespace {
 
-struct Command {
-  const char* name;
-  int (*fn)(const pts::app::Args&);
-  const char* usage;
-};
+using namespace pts::app;
 
-// The one explicit registry of commands.
-const Command kCommands[] = {
-    {"list", pts::app::cmd_list, "list                                   tests and procedures available"},
-    {"info", pts::app::cmd_info, "info TARGET [--json]                   identity, capabilities, health"},
-    {"spec", pts::app::cmd_spec, "spec TARGET [access-spec options] [--json]   one access spec, like fio"},
-    {"purge", pts::app::cmd_purge, "purge TARGET --confirm SERIAL [--purge METHOD] [--json]"},
-    {"run", pts::app::cmd_run, "run TEST TARGET --out RUNDIR [--confirm SERIAL] [options]"},
-    {"resume", pts::app::cmd_resume, "resume RUNDIR                          continue an interrupted run"},
-    {"report", pts::app::cmd_report, "report RUNDIR [--format xlsx,json,csv]"},
-    {"analyze", pts::app::cmd_analyze, "analyze SERIES.csv [--window 5] [--json]   steady state over any series"},
-    {"plan", pts::app::cmd_plan, "plan TEST [TARGET]                     resolved plan and worst-case duration"},
-};
+/// The one explicit table from command name to its body.
+int run_command(const std::string& name, const CommandArgs& a) {
+  if (name == "list") return cmd_list(a.list);
+  if (name == "info") return cmd_info(a.info);
+  if (name == "spec") return cmd_spec(a.spec);
+  if (name == "purge") return cmd_purge(a.purge);
+  if (name == "run") return cmd_run(a.run);
+  if (name == "resume") return cmd_resume(a.resume);
+  if (name == "report") return cmd_report(a.report);
+  if (name == "analyze") return cmd_analyze(a.analyze);
+  if (name == "plan") return cmd_plan(a.plan);
+  std::fprintf(stderr, "ptsuite: %s: a command without a body (please report it)\n", name.c_str());
+  return 1;
+}
 
-void usage(FILE* out) {
-  std::fprintf(out, "usage: ptsuite COMMAND [options]   (ptsuite COMMAND --help for details)\n\n");
-  for (const auto& c : kCommands) std::fprintf(out, "  ptsuite %s\n", c.usage);
-  std::fprintf(out, "\nExit codes: 0 done, 2 bad input, 3 refused by the guard, 4 device or purge failure,\n"
-                    "5 I/O error during a run, 130 interrupted.\n");
+int dispatch(std::vector<std::string> words) {
+  // `ptsuite help [COMMAND]` and `ptsuite version`, as git and nvme-cli take them.
+  if (!words.empty() && words[0] == "version") words[0] = "--version";
+  if (!words.empty() && words[0] == "help") {
+    words.erase(words.begin());
+    if (words.size() > 1) words.resize(1);
+    words.push_back("--help");
+  }
+  auto line = parse_command_line(words);
+  const auto& parsed = line->parsed;
+  switch (parsed.kind) {
+    case pts::app::cli::Parsed::Kind::Help:
+      if (parsed.command)
+        std::fputs(cli::command_help(*parsed.command, *command_text(parsed.command->get_name())).c_str(), stdout);
+      else
+        std::fputs(tool_help(line->root).c_str(), stdout);
+      return 0;
+    case pts::app::cli::Parsed::Kind::Version:
+      std::printf("%s\n", version_string().c_str());
+      return 0;
+    case pts::app::cli::Parsed::Kind::Command:
+      return run_command(parsed.command->get_name(), line->args);
+    case pts::app::cli::Parsed::Kind::Bad:
+    case pts::app::cli::Parsed::Kind::Truncate:
+      break;
+  }
+  for (const auto& e : parsed.errors) std::fprintf(stderr, "ptsuite: %s\n", e.c_str());
+  if (words.empty()) std::fputs(("\n" + tool_help(line->root)).c_str(), stderr);
+  return 2;
 }
 
 }  // namespace
 
-int dispatch(int argc, char** argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
-  std::string name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
-    usage(stdout);
-    return 0;
-  }
-  if (name == "--version" || name == "version") {
-    std::printf("%s\n", pts::app::version_string().c_str());
-    return 0;
-  }
-  pts::app::Args args(argv + 2, argv + argc);
-  for (const auto& c : kCommands)
-    if (name == c.name) return c.fn(args);
-  std::fprintf(stderr, "ptsuite: unknown command '%s'\n\n", name.c_str());
-  usage(stderr);
-  return 2;
-}
-
 int main(int argc, char** argv) {
   try {
-    return dispatch(argc, argv);
+    return dispatch(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "ptsuite: internal error: %s (please report it; a run directory stays resumable)\n", e.what());

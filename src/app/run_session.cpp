@@ -123,37 +123,20 @@ model::HostInfo collect_host_info() {
   return h;
 }
 
-void take_session_options(std::vector<std::string>& args, SessionOptions& options, std::vector<std::string>& errors) {
-  std::vector<std::string> rest;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--no-report") {
-      options.write_report = false;
-    } else if (a == "--quiet") {
-      options.quiet = true;
-    } else if (a == "--format" || a.rfind("--format=", 0) == 0) {
-      std::string v;
-      if (a == "--format") {
-        if (i + 1 >= args.size()) {
-          errors.push_back("--format: needs a value (xlsx,json,csv,pdf)");
-          continue;
-        }
-        v = args[++i];
-      } else {
-        v = a.substr(9);
-      }
-      auto f = report::parse_report_formats(v, "--format");
-      if (!f.ok()) errors.insert(errors.end(), f.error().messages.begin(), f.error().messages.end());
-      else options.formats = *f;
-    } else {
-      rest.push_back(a);
-    }
+SessionOptions session_options(const SessionArgs& args, std::vector<std::string>& errors) {
+  SessionOptions options;
+  options.write_report = !args.no_report;
+  options.quiet = args.quiet;
+  if (args.format) {
+    auto f = report::parse_report_formats(*args.format, "--format");
+    if (!f.ok()) errors.insert(errors.end(), f.error().messages.begin(), f.error().messages.end());
+    else options.formats = *f;
   }
-  args = std::move(rest);
   // A PDF needs LibreOffice: known now, before the first device I/O, not after a long run.
   if (options.formats.pdf && options.write_report)
     if (auto soffice = report::find_soffice(); !soffice.ok())
       errors.insert(errors.end(), soffice.error().messages.begin(), soffice.error().messages.end());
+  return options;
 }
 
 int run_session(const char* command, const std::string& run_dir, engine::IoEngine& engine,

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "app/command_args.h"
 #include "core/clock.h"
 #include "model/run_record.h"
 #include "pts/runner.h"
@@ -33,8 +34,7 @@ int run_session(const char* command, const std::string& run_dir, engine::IoEngin
 /// Host, CPU, memory, OS and kernel of this machine.
 model::HostInfo collect_host_info();
 
-/// Parses --format / --no-report / --quiet out of `args` (removing them); messages into
-/// `errors`.
-void take_session_options(std::vector<std::string>& args, SessionOptions& options, std::vector<std::string>& errors);
+/// The session's options from --format / --no-report / --quiet; problems into `errors`.
+SessionOptions session_options(const SessionArgs& args, std::vector<std::string>& errors);
 
 }  // namespace pts::app

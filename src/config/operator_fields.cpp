@@ -3,6 +3,8 @@
 
 #include <toml++/toml.h>
 
+#include "core/option_text.h"
+
 #include <cctype>
 #include <filesystem>
 #include <sstream>
@@ -50,7 +52,7 @@ std::string OperatorFieldArgs::take(std::string_view flag, const std::string& va
     return "";
   }
   if (!lab_file.empty()) return "--lab: given twice ('" + lab_file + "' and '" + value + "'); use one lab file";
-  if (value.empty()) return "--lab: empty file name";
+  if (value.empty()) return core::bad_option_value("--lab", value, "is not a file name");
   lab_file = value;
   return "";
 }
@@ -61,7 +63,7 @@ core::Result<std::vector<model::OperatorField>> resolve_operator_fields(const Op
   if (!args.lab_file.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(args.lab_file, ec)) {
-      errors.push_back("--lab " + args.lab_file + ": no such file");
+      errors.push_back(core::bad_option_value("--lab", args.lab_file, "is not a file"));
     } else {
       try {
         const toml::table root = toml::parse_file(args.lab_file);
@@ -89,12 +91,13 @@ core::Result<std::vector<model::OperatorField>> resolve_operator_fields(const Op
   for (const auto& m : args.meta) {
     const size_t eq = m.find('=');
     if (eq == std::string::npos) {
-      errors.push_back("--meta '" + m + "': expected key=value (e.g. --meta tested_by=\"Acme Labs\")");
+      errors.push_back(core::bad_option_value("--meta", m, "is not KEY=VALUE (e.g. --meta tested_by=\"Acme Labs\")"));
       continue;
     }
     const std::string key = m.substr(0, eq);
     if (!valid_key(key)) {
-      errors.push_back("--meta '" + m + "': key '" + key + "' must be letters, digits, '_', '-' or '.' (at most 64)");
+      errors.push_back(core::bad_option_value("--meta", m, "has the key '" + key +
+                                                               "': a key is letters, digits, '_', '-' or '.' (at most 64)"));
       continue;
     }
     put(fields, key, m.substr(eq + 1));

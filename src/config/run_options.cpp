@@ -5,6 +5,7 @@
 
 #include "config/definition.h"
 #include "config/text_parse.h"
+#include "core/option_text.h"
 #include "core/units.h"
 
 namespace pts::config {
@@ -14,25 +15,30 @@ using detail::parse_unsigned;
 
 const std::vector<RunOptionHelp>& run_option_flags() {
   static const std::vector<RunOptionHelp> flags = {
-      {"--pts", "EDITION", "pts-e-1.1 | pts-2.0.2 (default pts-2.0.2)"},
-      {"--class", "CLASS", "enterprise | client (default enterprise)"},
-      {"--cell-seconds", "S", "seconds per cell (spec: 60; anything else is a deviation)"},
-      {"--max-rounds", "N", "maximum Rounds (spec: 25; anything else is a deviation)"},
-      {"--continue-past-max", "", "keep running Rounds past the maximum until steady state"},
-      {"--threads", "TC", "thread count (default: the definition's TC for edition/class)"},
-      {"--oio", "QD", "outstanding I/Os per thread (default: the definition's QD)"},
-      {"--wipc-threads", "TC", "WIPC thread count (default: the definition's, 1)"},
-      {"--wipc-oio", "QD", "WIPC outstanding I/Os per thread (default: the definition's, 32)"},
-      {"--poll-budget", "US", "at TC x QD <= 4 poll for each completion up to US µs before sleeping (0: never; default: the definition's, else auto: 1000, 0 on a loop device)"},
-      {"--active-range", "PCT", "ActiveRange in % of the LBAs (spec: 100 enterprise, 75 client)"},
-      {"--ar-amount", "SIZE", "AR Amount covered by the client ActiveRange segments (default: the definition's)"},
+      {"--pts", "EDITION", "the spec's edition: pts-e-1.1 | pts-2.0.2", "pts-2.0.2"},
+      {"--class", "CLASS", "the device class: enterprise | client", "enterprise"},
+      {"--cell-seconds", "S", "seconds per cell (anything but the spec's 60 is a deviation)", "60, the spec's"},
+      {"--max-rounds", "N", "maximum Rounds (anything but the spec's 25 is a deviation)", "25, the spec's"},
+      {"--continue-past-max", "", "keep running Rounds past the maximum until steady state", ""},
+      {"--threads", "TC", "thread count", "the definition's TC for the edition and class"},
+      {"--oio", "QD", "outstanding I/Os per thread", "the definition's QD"},
+      {"--wipc-threads", "TC", "WIPC thread count", "the definition's, 1"},
+      {"--wipc-oio", "QD", "WIPC outstanding I/Os per thread", "the definition's, 32"},
+      {"--poll-budget", "US",
+       "at TC x QD <= 4 poll for each completion up to US microseconds before sleeping (0: never; "
+       "auto: measured before each low-depth cell)",
+       "the definition's, else auto"},
+      {"--active-range", "PCT", "ActiveRange in % of the LBAs", "the spec's: 100 enterprise, 75 client"},
+      {"--ar-amount", "SIZE", "AR Amount covered by the client ActiveRange segments", "the definition's, 16g"},
       {"--purge", "METHOD",
-       "auto | sanitize-crypto | sanitize-block | format-crypto | format-user | discard | none"},
-      {"--seed", "N", "random seed for offsets and data (default: a fresh seed per run)"},
-      {"--accept-purge-failure", "", "go on after a failed or unverifiable purge (recorded as a deviation)"},
-      {"--time-scale", "F", "tests with phases of their own: multiply every phase length by F (0 < F <= 1; a deviation)"},
-      {"--workload", "ID", "the stimulus workload of WSAT, HIR, DIRTH or ECW (see plan)"},
-      {"--art-ceiling", "MS", "DIRTH/ECW: ART ceiling for MaxIOPS in ms (default: the definition's, 5)"},
+       "auto | sanitize-crypto | sanitize-block | format-crypto | format-user | discard | none", "auto"},
+      {"--seed", "N", "random seed for offsets and data", "a fresh seed per run, recorded"},
+      {"--accept-purge-failure", "", "go on after a failed or unverifiable purge (recorded as a deviation)", ""},
+      {"--time-scale", "F",
+       "tests with phases of their own: multiply every phase length by F (0 < F <= 1; a deviation)", "1"},
+      {"--workload", "ID", "the stimulus workload of a test that has one (ptsuite plan TEST lists them)",
+       "the one the definition names for the edition and class"},
+      {"--art-ceiling", "MS", "DIRTH, ECW: ART ceiling for MaxIOPS in ms", "the definition's, 5"},
   };
   return flags;
 }
@@ -60,7 +66,7 @@ bool parse_purge_method(std::string_view name, std::optional<model::PurgeMethod>
 namespace {
 
 std::string bad(std::string_view flag, std::string_view value, const std::string& what) {
-  return std::string(flag) + ": '" + std::string(value) + "' " + what;
+  return core::bad_option_value(flag, value, what);
 }
 
 std::string list_of(const std::vector<std::string>& v) {
@@ -147,6 +153,14 @@ std::string set_run_option(RunOptions& o, std::string_view flag, std::string_vie
     return std::string(flag) + ": not a run option";
   }
   return {};
+}
+
+std::vector<std::string> set_run_options(RunOptions& options,
+                                         const std::vector<std::pair<std::string, std::string>>& given) {
+  std::vector<std::string> errors;
+  for (const auto& [flag, value] : given)
+    if (auto m = set_run_option(options, flag, value); !m.empty()) errors.push_back(m);
+  return errors;
 }
 
 }  // namespace pts::config

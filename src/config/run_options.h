@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/purge.h"
@@ -36,14 +37,15 @@ struct RunOptions {
   std::optional<double> art_ceiling_ms;   ///< --art-ceiling MS: DIRTH/ECW MaxIOPS ceiling (> 0)
 };
 
-/// One run option flag and its help text (for `--help` output).
+/// One run option flag as the command line defines it (help, man page, completion).
 struct RunOptionHelp {
   const char* flag;
-  const char* value;  ///< "" for a switch
+  const char* value;      ///< the value's name in help ("EDITION"); "" for a switch
   const char* help;
+  const char* default_text;  ///< what applies when the flag is not given ("" for a switch)
 };
 
-/// The run option flags, in help order.
+/// The run option flags, in help order (`run` and `plan` define their options from it).
 const std::vector<RunOptionHelp>& run_option_flags();
 
 /// True when `flag` (e.g. "--cell-seconds") is a run option; `takes_value` tells whether it
@@ -53,6 +55,11 @@ bool is_run_option(std::string_view flag, bool* takes_value = nullptr);
 /// Applies one run option. Returns an empty string on success, else a message naming the
 /// flag and the bad value (e.g. "--cell-seconds: '-5' is not a positive number of seconds").
 std::string set_run_option(RunOptions& options, std::string_view flag, std::string_view value);
+
+/// Applies every (flag, value) as given on the command line, in order; one message per
+/// problem (a flag given twice: the last value wins, as typed last).
+std::vector<std::string> set_run_options(RunOptions& options,
+                                         const std::vector<std::pair<std::string, std::string>>& given);
 
 /// "auto" → nullopt; "sanitize-crypto", "sanitize-block", "format-crypto", "format-user",
 /// "discard", "none" → the method. Unknown names: returns false.

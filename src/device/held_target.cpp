@@ -124,6 +124,93 @@ core::Result<ConfirmRules> confirmation_rules_for(const std::string& path, const
   return confirm_rules(id, usage->dev, std::nullopt, "", "");
 }
 
+namespace {
+
+/// What holding a file or block target gives: the exclusive descriptor, the exclusivity in
+/// words for the record, and what --confirm accepts besides the identity.
+struct Hold {
+  int fd = -1;
+  std::string exclusivity;
+  ConfirmRules rules;
+};
+
+/// A regular file: the demo path's marker, the file guard, then an O_DIRECT descriptor under a
+/// write lease.
+core::Result<Hold> hold_file(const ResolvedTarget& t, const std::string& path, const AcquireOptions& o) {
+  struct stat st {};
+  if (::stat(t.io_path.c_str(), &st) != 0) return core::bad_input("TARGET " + path + ": " + std::strerror(errno));
+  const FileKey key{st.st_dev, st.st_ino};
+  if (!o.demo_path.empty()) {
+    struct stat ds {};
+    if (::stat(o.demo_path.c_str(), &ds) == 0 && FileKey{ds.st_dev, ds.st_ino} == key &&
+        !carries_demo_marker(t.io_path))
+      return refused(path + " is the demo target's path (" + o.demo_path + ") but does not carry ptsuite's marker (" +
+                     kMarkerName + "): it is not a file ptsuite made; move it away or set PTSUITE_DEMO_TARGET");
+  }
+  const SystemView view = read_system_view(o.root);
+  if (auto g = evaluate_file_guard(path, key, view); !g.ok()) return g.error();
+  auto fd = open_file_exclusive(t.io_path, key, o.root);
+  if (!fd.ok()) return fd.error();
+  Hold h;
+  h.fd = *fd;
+  h.exclusivity = "O_DIRECT descriptor on " + t.io_path + " (inode " + std::to_string(key.ino) +
+                  ") held for the command; a write lease proved no other process had it open";
+  h.rules.file = key;
+  h.rules.file_method = "file";
+  h.rules.file_path = t.io_path;
+  return h;
+}
+
+/// A block device: the usage guard, an O_EXCL descriptor, then the guard again under the claim
+/// (a mount that raced the first look is caught).
+core::Result<Hold> hold_block(const ResolvedTarget& t, const AcquireOptions& o) {
+  SystemView view;
+  auto usage = examine_block(t, o.root, view);
+  if (!usage.ok()) return usage.error();
+  auto fd = open_block_exclusive(t.io_path, usage->dev);  // EBUSY: a user the examination could not see
+  if (!fd.ok()) {
+    core::Error e = fd.error();
+    std::string& m = e.messages.front();
+    if (const auto at = m.rfind("; nothing was written"); at != std::string::npos && !view.unexamined.empty())
+      m.insert(at, unexamined_note(view));
+    return e;
+  }
+  SystemView again;
+  if (auto recheck = examine_block(t, o.root, again); !recheck.ok()) {
+    ::close(*fd);
+    return recheck.error();
+  }
+  Hold h;
+  h.fd = *fd;
+  h.exclusivity = "O_RDWR|O_EXCL|O_DIRECT descriptor on " + t.io_path + " (" + devnum_text(usage->dev) +
+                  ") held for the command" + unexamined_note(again);
+  h.rules.block_dev = usage->dev;
+  if (t.is_loop)
+    if (const LoopEntry* l = loop_entry(again, t.block_name)) {
+      h.rules.file = l->backing;
+      h.rules.file_method = "backing-file";
+      h.rules.file_path = l->backing_path;
+    }
+  return h;
+}
+
+/// Signatures on the held descriptor: refused, or with --force-signatures the deviation to record.
+core::Result<std::optional<std::pair<std::string, std::string>>> check_signatures(int fd, const std::string& path,
+                                                                                 bool force) {
+  auto sigs = find_signatures(fd, path);
+  if (!sigs.ok()) return sigs.error();
+  if (sigs->empty()) return std::optional<std::pair<std::string, std::string>>{};
+  if (!force) return signature_refusal(path, *sigs);
+  std::string list;
+  for (const auto& s : *sigs) list += (list.empty() ? "" : "; ") + s.text;
+  return std::optional<std::pair<std::string, std::string>>{std::pair<std::string, std::string>{
+      "force-signatures",
+      "--force-signatures: " + path + " held data that libblkid recognises (" + list +
+          "); the operator chose to overwrite it"}};
+}
+
+}  // namespace
+
 core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path, const AcquireOptions& o) {
   auto held = std::make_unique<HeldTarget>();
   ConfirmRules rules;
@@ -156,84 +243,23 @@ core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path
     auto dev = make_target(t, o.block_access);
     if (!dev.ok()) return dev.error();
     held->device_ = std::move(dev.value());
-
-    if (t.kind == model::TargetKind::File) {
-      struct stat st {};
-      if (::stat(t.io_path.c_str(), &st) != 0)
-        return core::bad_input("TARGET " + path + ": " + std::strerror(errno));
-      const FileKey key{st.st_dev, st.st_ino};
-      if (!o.demo_path.empty()) {
-        struct stat ds {};
-        if (::stat(o.demo_path.c_str(), &ds) == 0 && FileKey{ds.st_dev, ds.st_ino} == key &&
-            !carries_demo_marker(t.io_path))
-          return refused(path + " is the demo target's path (" + o.demo_path +
-                         ") but does not carry ptsuite's marker (" + kMarkerName +
-                         "): it is not a file ptsuite made; move it away or set PTSUITE_DEMO_TARGET");
-      }
-      const SystemView view = read_system_view(o.root);
-      if (auto g = evaluate_file_guard(path, key, view); !g.ok()) return g.error();
-      auto fd = open_file_exclusive(t.io_path, key, o.root);
-      if (!fd.ok()) return fd.error();
-      held->fd_ = *fd;
-      consent.exclusivity = "O_DIRECT descriptor on " + t.io_path + " (inode " + std::to_string(key.ino) +
-                            ") held for the command; a write lease proved no other process had it open";
-      rules = ConfirmRules{};
-      rules.file = key;
-      rules.file_method = "file";
-      rules.file_path = t.io_path;
-    } else {
-      SystemView view;
-      auto usage = examine_block(t, o.root, view);
-      if (!usage.ok()) return usage.error();
-      auto fd = open_block_exclusive(t.io_path, usage->dev);  // EBUSY: a user the examination could not see
-      if (!fd.ok()) {
-        core::Error e = fd.error();
-        std::string& m = e.messages.front();
-        if (const auto at = m.rfind("; nothing was written"); at != std::string::npos && !view.unexamined.empty())
-          m.insert(at, unexamined_note(view));
-        return e;
-      }
-      held->fd_ = *fd;
-      // Now that we hold the exclusive claim nothing new can mount or claim it: look again
-      // so a mount that raced the first look is caught.
-      SystemView again;
-      if (auto recheck = examine_block(t, o.root, again); !recheck.ok()) return recheck.error();
-      consent.exclusivity = "O_RDWR|O_EXCL|O_DIRECT descriptor on " + t.io_path + " (" + devnum_text(usage->dev) +
-                            ") held for the command" + unexamined_note(again);
-      std::optional<FileKey> backing;
-      std::string backing_path;
-      if (t.is_loop)
-        if (const LoopEntry* l = loop_entry(again, t.block_name)) backing = l->backing, backing_path = l->backing_path;
-      rules.block_dev = usage->dev;
-      if (backing) {
-        rules.file = backing;
-        rules.file_method = "backing-file";
-        rules.file_path = backing_path;
-      }
-    }
-
-    auto sigs = find_signatures(held->fd_, path);
-    if (!sigs.ok()) return sigs.error();
-    if (!sigs->empty()) {
-      if (!o.force_signatures) return signature_refusal(path, *sigs);
-      std::string list;
-      for (const auto& s : *sigs) list += (list.empty() ? "" : "; ") + s.text;
-      held->deviations_.push_back({"force-signatures", "--force-signatures: " + path +
-                                                           " held data that libblkid recognises (" + list +
-                                                           "); the operator chose to overwrite it"});
-    }
+    auto hold = t.kind == model::TargetKind::File ? hold_file(t, path, o) : hold_block(t, o);
+    if (!hold.ok()) return hold.error();
+    held->fd_ = hold->fd;
+    consent.exclusivity = std::move(hold->exclusivity);
+    rules = std::move(hold->rules);
+    auto forced = check_signatures(held->fd_, path, o.force_signatures);
+    if (!forced.ok()) return forced.error();
+    if (*forced) held->deviations_.push_back(**forced);
     held->device_->use_held_descriptor(held->fd_, o.force_signatures);
   }
 
   auto id = held->device_->identify();
   if (!id.ok()) return id.error();
   held->identity_ = *id;
-  const ConfirmRules with_identity = [&] {
-    ConfirmRules r = rules;
-    if (!id->serial_made_up) r.serial = id->serial;
-    r.wwid = id->wwid;
-    return r;
-  }();
+  ConfirmRules with_identity = rules;
+  if (!id->serial_made_up) with_identity.serial = id->serial;
+  with_identity.wwid = id->wwid;
 
   if (o.created_by_ptsuite && held->resolved_.kind == model::TargetKind::File) {
     consent.method = "created-by-ptsuite";

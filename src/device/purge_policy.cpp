@@ -1,6 +1,8 @@
 // device/purge_policy.cpp — purge method names, support and choice. May use: core, model.
 #include "device/purge_policy.h"
 
+#include "core/option_text.h"
+
 namespace pts::device {
 
 using model::PurgeMethod;
@@ -58,9 +60,8 @@ core::Result<std::optional<PurgeMethod>> parse_purge_method(std::string_view nam
   if (name == "auto") return std::optional<PurgeMethod>{};
   for (auto m : kAll)
     if (name == purge_method_name(m)) return std::optional<PurgeMethod>{m};
-  return core::bad_input("--purge " + std::string(name) +
-                         ": unknown method (valid: auto, " +
-                         join_names({std::begin(kAll), std::end(kAll)}) + ")");
+  return core::bad_input(core::bad_option_value("--purge", name, "is not a purge method (valid: auto, " +
+                                                                   join_names({std::begin(kAll), std::end(kAll)}) + ")"));
 }
 
 bool is_snia_purge(PurgeMethod method) {

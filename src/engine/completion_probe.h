@@ -2,15 +2,12 @@
 // issuing thread should poll for a completion or sleep until it arrives depends on the host
 // and its load as much as on the device: polling keeps the issuing CPU from idling (its
 // wake-up is added to every latency), but it may hold a CPU the completion needs (a loop
-// device's kernel worker; under this project's hypervisor, the thread that serves the virtio
-// disk). Measured on this project's 2-core VMs, 4 KiB randread QD 1: on a loop device over
-// /dev/shm polling read 117.1 k IOPS against 162.8 k sleeping one day, 91.3 k against 61.5 k
-// another, 6.7 k against 39.1 k at load 6-9, 47.6 k against 33.0 k on 2026-12-02; on a file
-// on the virtio disk the same day, 117 us mean latency polling against 74-79 us sleeping (fio,
-// which sleeps: 74-78 us). So before a low-depth cell with the auto budget each worker reads
-// at QD 1 both ways, alternating in blocks of 20 ms, and polls (up to 1 ms) only if
-// that was faster; the means and the choice are recorded with the cell. Reads only: the
-// target's bytes are not changed.
+// device's kernel worker; under a hypervisor, the thread that serves a virtio disk). The same
+// target has gone either way from one day to the next (docs/performance.md, "Completion probe
+// at low depth"). So before a low-depth cell with the auto budget each worker reads at QD 1
+// both ways, alternating in blocks of 20 ms, and polls (up to 1 ms) only if that was faster;
+// the means and the choice are recorded with the cell. Reads only: the target's bytes are not
+// changed.
 // A template over the io_loop.h Queue concept, so the unit tests drive it on a fake device.
 // May use: engine (std only beyond that).
 #pragma once

@@ -108,13 +108,9 @@ struct UringQueue {
   }
   // One poll: run deferred completions; if none arrived, give this CPU to any runnable
   // thread (on a busy host that may be the one completing our I/O) — a no-op when idle.
-  // Not tried again (measured, bench/spec_vs_fio.py --also): spinning in user space on
-  // IORING_SQ_TASKRUN (IORING_SETUP_TASKRUN_FLAG) between yields read 83–89 k IOPS at QD 1 on
-  // a loop device against 117 k for this; and with that flag liburing's peek enters the
-  // kernel to post completions that arrive during a reap pass, which then carry the pass's
-  // earlier clock reading and let the queue drain further before the refill (7.6 of 8
-  // completions per reap at QD 8 vs 3.8, under strace), with no IOPS gain at QD 8 (median
-  // of 8 alternating runs at load 8: 56 k vs 230 k).
+  // Rule: no user-space spin on IORING_SQ_TASKRUN and no IORING_SETUP_TASKRUN_FLAG: with it a
+  // reap pass posts completions stamped with the pass's earlier clock reading and lets the
+  // queue drain before the refill (measured slower at QD 1 and QD 8: docs/performance.md).
   void poll() {
     io_uring_get_events(ring);
     if (io_uring_cq_ready(ring) == 0) sched_yield();

@@ -28,11 +28,9 @@ struct AccessZone {
 
 /// A poll budget of "auto" (the default, `--poll-budget auto`): before a low-depth cell each
 /// worker measures polling (up to kAutoPollBudgetNs) against sleeping on the target and polls
-/// only if that was faster (engine/completion_probe.h): which one wins depends on the host and
-/// its load as much as on the device (on this project's VMs, 4 KiB randread QD 1: on a loop
-/// device polling lost 117.1 k to 162.8 k IOPS one day and won 78.1 k to 55.7 k another; on a
-/// file on the virtio disk it read 117 us against 74-79 us sleeping). 1 ms covers a NAND read
-/// (50–150 µs) and a cached write many times over.
+/// only if that was faster (engine/completion_probe.h), because which one wins depends on the
+/// host and its load as much as on the device (figures: docs/performance.md). 1 ms covers a
+/// NAND read (50–150 µs) and a cached write many times over.
 inline constexpr uint64_t kPollBudgetAuto = UINT64_MAX;
 inline constexpr uint64_t kAutoPollBudgetNs = 1'000'000;
 /// The low-depth completion poll budget unless a definition or the operator sets one.

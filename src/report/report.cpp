@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/clock.h"
+#include "core/option_text.h"
 #include "report/csv_writer.h"
 #include "report/layout.h"
 #include "report/pdf_render.h"
@@ -52,12 +53,13 @@ core::Result<ReportFormats> parse_report_formats(std::string_view list, std::str
     else if (item == "csv") f.csv = true;
     else if (item == "pdf") f.pdf = true;
     else
-      errors.push_back(std::string(flag) + ": unknown format '" + std::string(item) +
-                       "' (choose from xlsx, json, csv, pdf, comma separated)");
+      errors.push_back(core::bad_option_value(flag, list, "names an unknown format '" + std::string(item) +
+                                                              "' (choose from xlsx, json, csv, pdf, comma separated)"));
     any = true;
     start = end + 1;
   }
-  if (!any || list.empty()) errors = {std::string(flag) + ": empty format list (choose from xlsx, json, csv, pdf)"};
+  if (!any || list.empty())
+    errors = {core::bad_option_value(flag, list, "is not a list of report formats (choose from xlsx, json, csv, pdf)")};
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, std::move(errors));
   return f;
 }

@@ -340,7 +340,7 @@ core::Result<std::string> find_templates_dir() {
   }
   const std::string exe = exe_dir();
   if (!exe.empty())
-    for (const char* rel : {"../templates", "../../templates", "templates"}) tried.push_back(exe + "/" + rel);
+    for (const char* rel : {"../templates", "../../templates", "templates", "../share/ptsuite/templates"}) tried.push_back(exe + "/" + rel);
   if (*PTS_TEMPLATES_SOURCE_DIR) tried.push_back(PTS_TEMPLATES_SOURCE_DIR);
   for (const auto& dir : tried) {
     std::error_code ec;

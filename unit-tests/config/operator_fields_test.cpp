@@ -44,8 +44,8 @@ TEST(OperatorFields, EveryProblemAtOnce) {
   EXPECT_EQ(f.error().kind, core::ErrorKind::BadInput);
   const std::string m = f.error().message();
   EXPECT_NE(m.find(a.lab_file + ":2: 'site' must be a plain value"), std::string::npos) << m;
-  EXPECT_NE(m.find("--meta 'tested_by': expected key=value"), std::string::npos) << m;
-  EXPECT_NE(m.find("--meta 'bad key=x': key 'bad key'"), std::string::npos) << m;
+  EXPECT_NE(m.find("--meta: 'tested_by' is not KEY=VALUE"), std::string::npos) << m;
+  EXPECT_NE(m.find("--meta: 'bad key=x' has the key 'bad key'"), std::string::npos) << m;
   EXPECT_EQ(f.error().messages.size(), 4u);
   std::filesystem::remove(a.lab_file);
 }

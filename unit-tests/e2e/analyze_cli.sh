@@ -64,10 +64,10 @@ analyze-bad-input)
   run 2 analyze "$FIX/settles.csv" --window 12
   has err "9 value(s); a Measurement Window of 12 Rounds needs at least 12"
   run 2 analyze "$FIX/missing.csv" --jsn
-  has err "unknown option '--jsn'"
+  has err "--jsn: unknown option"
   has err "missing.csv: cannot read the series file"
   run 2 analyze
-  has err "missing SERIES.csv"
+  has err "SERIES.csv: missing"
   ;;
 plan-nominal)
   run 0 plan iops
@@ -101,7 +101,7 @@ plan-bad-input)
   has err "--cell-seconds: '-5' is not a positive number of seconds"
   has err "--oio: '0' is not a queue depth"
   has err "--pts: 'pts-3' is not an edition"
-  has err "unknown option '--frobnicate'"
+  has err "--frobnicate: unknown option"
   run 2 plan iops --pts pts-e-1.1 --class client
   has err "PTS-E 1.1 is the enterprise edition"
   run 2 plan cbw

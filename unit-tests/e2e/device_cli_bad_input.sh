@@ -19,7 +19,7 @@ expect_rc "info of /dev/null" 2 "$P" info /dev/null
 expect_text "says it is no NVMe node" "neither an NVMe controller nor an NVMe generic node"
 expect_rc "info of a directory" 2 "$P" info "$T"
 expect_rc "info with an unknown option" 2 "$P" info "$F" --bogus
-expect_text "names the option" "unknown option --bogus"
+expect_text "names the option" "--bogus: unknown option"
 
 expect_rc "info --json of a file" 0 "$P" info "$F" --json
 cp "$OUT" "$T/info.json"
@@ -41,7 +41,7 @@ expect_rc "purge --purge sanitize-crypto on a file" 2 "$P" purge "$F" --confirm 
 expect_text "names the supported methods" "supported: recreate, none"
 untouched "unsupported method"
 expect_rc "purge --purge bogus" 2 "$P" purge "$F" --confirm "$F" --purge bogus
-expect_text "lists the valid methods" "unknown method \(valid: auto, sanitize-crypto"
+expect_text "lists the valid methods" "--purge: .bogus. is not a purge method \(valid: auto, sanitize-crypto"
 expect_rc "purge with --confirm but no value" 2 "$P" purge "$F" --confirm
 untouched "bad flags"
 

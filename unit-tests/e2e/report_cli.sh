@@ -69,8 +69,8 @@ no_report_files "$d" "failed CSV"
 
 # 6. Bad flags: every problem at once.
 expect_rc 2 "bad flags" -- "$PTSUITE" report "$WORK/iops_tv6" --format xlsx,docx --colour --meta tested_by
-grep -q "unknown format 'docx'" <<<"$out" && grep -q "unknown option '--colour'" <<<"$out" &&
-  grep -q -- "--meta 'tested_by': expected key=value" <<<"$out" || fail "not every error reported: $out"
+grep -q -- "--format: 'xlsx,docx' names an unknown format 'docx'" <<<"$out" && grep -q -- "--colour: unknown option" <<<"$out" &&
+  grep -q -- "--meta: 'tested_by' is not KEY=VALUE" <<<"$out" || fail "not every error reported: $out"
 no_report_files "$WORK/iops_tv6" "bad flags"
 
 # 7. Operator fields: a --lab file with a syntax error names file:line; a table is refused;

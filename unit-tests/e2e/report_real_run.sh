@@ -16,7 +16,7 @@ target=/dev/shm/ptsuite-report-real-$$.img
 trap 'rm -f "$target"' EXIT
 # --meta without '=' is refused before anything is created.
 "$PTSUITE" run latency "$target" --size 32m --out "$WORK/bad" --meta tested_by --quiet > "$WORK/bad.log" 2>&1
-[ $? -eq 2 ] && grep -q -- "--meta 'tested_by': expected key=value" "$WORK/bad.log" || fail "bad --meta: $(cat "$WORK/bad.log")"
+[ $? -eq 2 ] && grep -q -- "--meta: 'tested_by' is not KEY=VALUE" "$WORK/bad.log" || fail "bad --meta: $(cat "$WORK/bad.log")"
 [ ! -e "$target" ] && [ ! -e "$WORK/bad" ] || fail "bad --meta left a target or run dir behind"
 "$PTSUITE" run latency "$target" --size 32m --out "$WORK/run" --cell-seconds 0.05 --max-rounds 8 --quiet \
   --meta "tested_by=Real Run Lab" --meta form_factor=M.2 > "$WORK/run.log" 2>&1 || fail "run exit $?: $(tail -5 "$WORK/run.log")"

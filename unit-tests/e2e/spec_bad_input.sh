@@ -26,17 +26,17 @@ expect_bad() {
 
 new="$work/new-file"
 expect_bad "missing directory" "directory .*does not exist" "$work/no/such/dir/f" --size 1m --seconds 0.1
-expect_bad "--bs 3000" "^ptsuite spec: --bs 3000: " "$new" --size 1m --bs 3000
-expect_bad "--size not a multiple of 512" "--size 1000" "$new" --size 1000
-expect_bad "--oio 0" "--oio 0: " "$new" --size 1m --oio 0
-expect_bad "--seconds -1" "--seconds -1: " "$new" --size 1m --seconds -1
-expect_bad "--poll-budget -1" "--poll-budget -1: " "$new" --size 1m --poll-budget -1
-expect_bad "--active-range 150" "--active-range 150: " "$new" --size 1m --active-range 150
-expect_bad "unknown --rw" "--rw randfoo: unknown pattern" "$new" --size 1m --rw randfoo
+expect_bad "--bs 3000" "^ptsuite spec: --bs: '3000' is not a block size" "$new" --size 1m --bs 3000
+expect_bad "--size not a multiple of 512" "--size: '1000' is not a size" "$new" --size 1000
+expect_bad "--oio 0" "--oio: '0' is not " "$new" --size 1m --oio 0
+expect_bad "--seconds -1" "--seconds: '-1' is not " "$new" --size 1m --seconds -1
+expect_bad "--poll-budget -1" "--poll-budget: '-1' is not " "$new" --size 1m --poll-budget -1
+expect_bad "--active-range 150" "--active-range: '150' is not " "$new" --size 1m --active-range 150
+expect_bad "unknown --rw" "--rw: 'randfoo' is not a pattern" "$new" --size 1m --rw randfoo
 expect_bad "missing --size" "--size: needed" "$new"
-expect_bad "--zones not summing to 100" "--zones 50/5:30/15:10/80: zone shares of the I/Os sum to 90 %" "$new" --size 1m \
+expect_bad "--zones not summing to 100" "--zones: '50/5:30/15:10/80' is not a zone list: zone shares of the I/Os sum to 90 %" "$new" --size 1m \
   --zones 50/5:30/15:10/80
-expect_bad "--zones zone smaller than a block" "--zones 50/1:50/99: zone 1 covers" "$new" --size 1m --bs 64k \
+expect_bad "--zones zone smaller than a block" "--zones: '50/1:50/99' gives zone 1 " "$new" --size 1m --bs 64k \
   --zones 50/1:50/99
 expect_bad "unknown option" "--bogus: unknown option" "$new" --size 1m --bogus
 [ -e "$new" ] && { echo "FAIL: a bad command created $new"; fail=1; }
@@ -57,7 +57,7 @@ expect_bad "read-only file" "read-only" "$ro" --rw randwrite --seconds 0.2
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
   img="$work/4kn.img"; truncate -s 16m "$img"
   if loop=$(losetup --find --show --sector-size 4096 --direct-io=on "$img" 2>/dev/null); then
-    expect_bad "--bs 512 on a 4Kn device" "--bs 512: not a multiple of the target's logical block size \(4096" \
+    expect_bad "--bs 512 on a 4Kn device" "--bs: '512' is not a multiple of the target's logical block size \(4096" \
       "$loop" --bs 512 --seconds 0.1
     losetup -d "$loop"
   fi

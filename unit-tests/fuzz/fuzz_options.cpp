@@ -1,15 +1,17 @@
-// unit-tests/fuzz/fuzz_options.cpp — libFuzzer target for option parsing: the access-spec
-// options of `spec` and `run` (app::parse_access_options) and the run options
-// (config::set_run_option) on what the access parser leaves, as cmd_run does. The input is
-// an argument vector, arguments separated by NUL bytes. No crash, hang or UB; options it
-// accepts are within the documented limits, and the resulting spec can be checked against a
-// target.
+// unit-tests/fuzz/fuzz_options.cpp — libFuzzer target for option parsing: the command line
+// (app::parse_command_line, CLI11) of `ptsuite spec` and `ptsuite run` on the same words, then
+// the checks those commands make of what it took: the access-spec options
+// (app::parse_access_options) and the run options (config::set_run_options). The input is an
+// argument vector, arguments separated by NUL bytes. No crash, exception, hang or UB; options
+// it accepts are within the documented limits, and the resulting spec can be checked against
+// a target.
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "app/access_options.h"
+#include "app/command_args.h"
 #include "config/run_options.h"
 #include "fuzz/fuzz_check.h"
 #include "model/access_spec.h"
@@ -20,7 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (data[i] == '\0') args.emplace_back();
     else args.back() += static_cast<char>(data[i]);
   }
-  const auto parsed = pts::app::parse_access_options(args);
+  args.insert(args.begin(), "spec");
+  const auto spec_line = pts::app::parse_command_line(args);
+  args[0] = "run";
+  const auto run_line = pts::app::parse_command_line(args);
+  const auto parsed = pts::app::parse_access_options(spec_line->args.spec.access);
   const auto& o = parsed.options;
   if (o.block_bytes)
     FUZZ_CHECK(*o.block_bytes >= pts::app::kMinBlockBytes && *o.block_bytes <= pts::app::kMaxBlockBytes &&
@@ -36,14 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(pts::model::zone_problems(o.zones).empty());
 
   pts::config::RunOptions run;
-  for (size_t i = 0; i < parsed.rest.size(); ++i) {
-    const std::string& flag = parsed.rest[i];
-    bool takes_value = false;
-    if (!pts::config::is_run_option(flag, &takes_value)) continue;
-    std::string value;
-    if (takes_value && i + 1 < parsed.rest.size()) value = parsed.rest[++i];
-    (void)pts::config::set_run_option(run, flag, value);
-  }
+  (void)pts::config::set_run_options(run, run_line->args.run.run_options);
+  for (const auto& [flag, value] : run_line->args.run.run_options) FUZZ_CHECK(pts::config::is_run_option(flag));
   if (run.cell_seconds) FUZZ_CHECK(std::isfinite(*run.cell_seconds) && *run.cell_seconds > 0);
   if (run.active_range_pct) FUZZ_CHECK(*run.active_range_pct > 0 && *run.active_range_pct <= 100);
 
