@@ -89,6 +89,7 @@ std::vector<model::BlockSizeShare> parse_split(const std::string& text, std::vec
 
 void AccessOptions::apply_to(model::AccessSpec& spec) const {
   if (pattern) spec.pattern = *pattern;
+  if (pattern) spec.trim = trim;
   if (read_pct) spec.read_pct = *read_pct;
   else if (rw_read_pct) spec.read_pct = *rw_read_pct;
   else if (pattern) spec.read_pct = 50;  // a mixed --rw without --read-pct
@@ -130,13 +131,15 @@ ParsedAccessArgs parse_access_options(const std::vector<std::string>& args) {
              {"read", {AccessPattern::Sequential, 100}},  {"write", {AccessPattern::Sequential, 0}},
              {"rw", {AccessPattern::Sequential, -1}},     {"readwrite", {AccessPattern::Sequential, -1}},
              {"randread", {AccessPattern::Random, 100}},  {"randwrite", {AccessPattern::Random, 0}},
-             {"randrw", {AccessPattern::Random, -1}}};
+             {"randrw", {AccessPattern::Random, -1}},     {"trim", {AccessPattern::Sequential, 0}},
+             {"randtrim", {AccessPattern::Random, 0}}};
          const auto it = kinds.find(v);
          if (it == kinds.end()) {
-           errors.push_back(complain(opt, v, "unknown pattern (use read, write, rw, randread, randwrite or randrw)"));
+           errors.push_back(complain(opt, v, "unknown pattern (use read, write, rw, randread, randwrite, randrw, trim or randtrim)"));
            return;
          }
          o.pattern = it->second.first;
+         o.trim = v.find("trim") != std::string::npos;
          if (it->second.second >= 0) o.rw_read_pct = static_cast<uint32_t>(it->second.second);
        }},
       {"--read-pct", [&](const std::string& opt, const std::string& v) {
@@ -278,7 +281,8 @@ std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, ui
 }
 
 const char* access_options_help() {
-  return "  --rw PATTERN        read, write, rw, randread, randwrite, randrw (default randread)\n"
+  return "  --rw PATTERN        read, write, rw, randread, randwrite, randrw (default randread);\n"
+         "                      trim, randtrim: deallocate instead of writing (fio's trim)\n"
          "  --read-pct N        share of reads for rw/randrw, 0..100 (default 50)\n"
          "  --bs SIZE           block size, 512 B .. 1 MiB, multiple of 512 (default 4k)\n"
          "  --bs-split LIST     block-size mix, e.g. 4k:67,8k:10,64k:23 (percentages sum to 100)\n"

@@ -117,6 +117,7 @@ nlohmann::json sim_info_json(sim::DriveSession& s) {
           {"write_amplification", lifetime_wa(c.ftl)},
           {"free_superblocks", d.ftl().free_superblocks()},
           {"mapped_pages", d.ftl().mapped_pages()},
+          {"trimmed_pages", c.ftl.trimmed},
           {"erases", c.ftl.erases},
           {"replay_seconds", s.stats().replay_seconds},
           {"records_replayed", s.stats().records_replayed}};

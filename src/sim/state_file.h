@@ -31,7 +31,9 @@ enum class RecordType : uint32_t {
   Anchor = 7,
   /// The writer ended cleanly: its last Run is final (without it, a trailing Run may be a cell
   /// whose result the host never recorded: see DriveSession::begin_run).
-  Closed = 8
+  Closed = 8,
+  /// Dataset Management deallocate of a byte range outside a cell (the `discard` purge).
+  Deallocate = 9
 };
 
 struct StateHeader {
