@@ -12,11 +12,12 @@ serial=$(serial_of "sim:tiny@$S")
 # A run to resume: killed after its first cells (its run directory names this drive).
 "$PTSUITE" run iops "sim:tiny@$S" --confirm "$serial" --cell-seconds 1 --max-rounds 5 --seed 5 --quiet \
   --out "$WORK/run" >"$WORK/run.out" 2>&1 & BG_PID=$!
-for _ in $(seq 1 1200); do
+for _ in $(seq 1 6000); do  # up to 5 min: WIPC on a loaded machine
   [ -f "$WORK/run/journal.jsonl" ] && [ "$(grep -c '"event":"cell"' "$WORK/run/journal.jsonl" || true)" -ge 3 ] && break
   sleep 0.05
 done
 kill -9 "$BG_PID" 2>/dev/null || true; wait "$BG_PID" 2>/dev/null || true; BG_PID=""
+grep -q "\"event\":\"cell\"" "$WORK/run/journal.jsonl" 2>/dev/null || { cat "$WORK/run.out"; fail "the run to resume recorded no cell"; }
 # More records after it: cells of other writers, each closing cleanly.
 for seed in 2 3; do
   "$PTSUITE" spec "sim:tiny@$S" --confirm "$serial" --rw randrw --read-pct 30 --seconds 0.5 --seed $seed \
