@@ -79,7 +79,20 @@ def bench_wa(args):
         ns = 1e9 * r["simulated"]["sim_cpu_seconds"] / r["simulated"]["host_pages_written"]
         print(f"{rho:>6} {cf:>12.3f} {wa:>10.3f} {100 * (wa - cf) / cf:>+7.1f}% {'±%d%%' % (tol * 100):>8}  "
               f"{'ok' if good else 'MISSED'}   ({ns:.0f} ns of simulator CPU per host write at steady state)")
-    return ok
+    # A capacity override keeps its spare (issue 24): demo's blocks shrink with the capacity,
+    # and the WA follows the closed form at the spare `info` reports after the GC reserve.
+    t = f"sim:demo,capacity=4GiB,op=7%@{WORK}/wa-demo4g.simdrive"
+    info = json.loads(subprocess.run([PTSUITE, "info", t, "--json"], capture_output=True, text=True, check=True).stdout)
+    rho = info["spare_after_reserve"]
+    spec(t, "--rw", "randwrite", "--bs", "4k", "--threads", "4", "--oio", "32", "--seed", "1", "--bytes", str(6 * 4 << 30))
+    r = spec(t, "--confirm", serial_of(t), "--rw", "randwrite", "--bs", "4k", "--threads", "4", "--oio", "32",
+             "--seed", "2", "--bytes", str(2 * 4 << 30))
+    wa, cf = r["simulated"]["write_amplification"], closed_form_wa(rho)
+    good = within(wa, cf, 0.05)
+    print(f"sim:demo,capacity=4GiB,op=7% ({info['superblocks']} superblocks of {info['pages_per_superblock']} pages; "
+          f"spare after the reserve {rho:.4f}): closed form {cf:.3f}, simulated {wa:.3f}, "
+          f"{100 * (wa - cf) / cf:+.1f}% (target ±5%): {'ok' if good else 'MISSED'}")
+    return ok and good
 
 
 def parse_size(text):
@@ -244,8 +257,8 @@ def bench_speed(args):
     rss = r["_rss_kib"] * 1024
     target_s = 120 * fills / 4
     print(f"{fills:g} drive fills of 4 KiB random writes on dc-tlc-2t (TC 4 x QD 32, from FOB, seed 9):")
-    print(f"  wall {r['_wall_s']:.1f} s (target {target_s:.0f} s: {r['_wall_s'] / target_s:.2f}x, "
-          f"{'ok' if r['_wall_s'] < target_s else 'MISSED'}); max RSS {rss / 2**30:.2f} GiB (stated state memory "
+    print(f"  wall {r['_wall_s']:.1f} s (the old 2-minute target for 4 fills: {r['_wall_s'] / target_s:.2f}x, "
+          f"not judged: below this machine's floor, see the ratio); max RSS {rss / 2**30:.2f} GiB (stated state memory "
           f"{stated / 2**30:.2f} GiB, `ptsuite plan` prints it: {'ok' if rss < 1.1 * stated + 2**28 else 'MISSED'})")
     print(f"  {host} host writes (pages), {nand} NAND page writes, {s['gc_pages_copied']} GC copies: "
           f"WA {s['write_amplification']:.3f} over the run")
@@ -253,16 +266,24 @@ def bench_speed(args):
           f"({1e9 * s['sim_cpu_seconds'] / nand:.0f} ns per NAND page write; target {1e9 * target_s / host:.0f} ns "
           f"per host write); {r['seconds']:.0f} s of virtual time")
     floor = os.path.join(os.path.dirname(PTSUITE), "bench", "random_access_floor")
-    if os.path.exists(floor):
-        # The floor no simulator code can go below: each host write updates one mapping entry
-        # and clears one validity bit at random, each GC copy updates one mapping entry.
-        accesses = 2 * host + s["gc_pages_copied"]
-        f = subprocess.run([floor, str(cap // 4096), "50000000"], capture_output=True, text=True, check=True).stdout
-        ns = {int(l.split()[1].rstrip(":")): float(l.split()[2]) for l in f.splitlines() if l.startswith("threads ")}
-        print(f"  memory floor ({floor} on a {cap // 4096}-entry table, this run): {accesses} random accesses "
-              f"x {ns[1]:.1f} ns on one thread = {accesses * ns[1] / 1e9:.0f} s, x {ns[2]:.1f} ns on two = "
-              f"{accesses * ns[2] / 1e9:.0f} s, before any other work")
-    return ok and r["_wall_s"] < target_s
+    if not os.path.exists(floor):
+        print(f"  MISSED: no {floor} to judge the wall time against (build it: it is a CMake target)")
+        return False
+    # The floor no simulator code can go below: each host write updates one mapping entry
+    # and clears one validity bit at random, each GC copy updates one mapping entry. The
+    # target (issue 24): the wall time within 1.5x of those accesses at the two-thread rate
+    # (the simulator's host loop and map thread), measured in the same run.
+    accesses = 2 * host + s["gc_pages_copied"]
+    f = subprocess.run([floor, str(cap // 4096), "50000000"], capture_output=True, text=True, check=True).stdout
+    ns = {int(l.split()[1].rstrip(":")): float(l.split()[2]) for l in f.splitlines() if l.startswith("threads ")}
+    floor_s = accesses * ns[2] / 1e9
+    ratio = r["_wall_s"] / floor_s
+    print(f"  memory floor ({floor} on a {cap // 4096}-entry table, this run): {accesses} random accesses "
+          f"x {ns[1]:.1f} ns on one thread = {accesses * ns[1] / 1e9:.0f} s, x {ns[2]:.1f} ns on two = "
+          f"{floor_s:.0f} s, before any other work")
+    print(f"  wall / floor (two threads) = {r['_wall_s']:.1f} / {floor_s:.1f} = {ratio:.2f}x "
+          f"(target 1.5x: {'ok' if ratio <= 1.5 else 'MISSED'})")
+    return ok and ratio <= 1.5
 
 
 def main():

@@ -91,6 +91,7 @@ std::vector<model::BlockSizeShare> parse_split(const std::string& text, std::vec
 
 void AccessOptions::apply_to(model::AccessSpec& spec) const {
   if (pattern) spec.pattern = *pattern;
+  if (pattern) spec.trim = trim;
   if (read_pct) spec.read_pct = *read_pct;
   else if (rw_read_pct) spec.read_pct = *rw_read_pct;
   else if (pattern) spec.read_pct = 50;  // a mixed --rw without --read-pct
@@ -132,13 +133,15 @@ ParsedAccessArgs parse_access_options(const AccessArgs& given) {
              {"read", {AccessPattern::Sequential, 100}},  {"write", {AccessPattern::Sequential, 0}},
              {"rw", {AccessPattern::Sequential, -1}},     {"readwrite", {AccessPattern::Sequential, -1}},
              {"randread", {AccessPattern::Random, 100}},  {"randwrite", {AccessPattern::Random, 0}},
-             {"randrw", {AccessPattern::Random, -1}}};
+             {"randrw", {AccessPattern::Random, -1}},     {"trim", {AccessPattern::Sequential, 0}},
+             {"randtrim", {AccessPattern::Random, 0}}};
          const auto it = kinds.find(v);
          if (it == kinds.end()) {
-           errors.push_back(complain(opt, v, "is not a pattern (read, write, rw, randread, randwrite or randrw)"));
+           errors.push_back(complain(opt, v, "is not a pattern (read, write, rw, randread, randwrite, randrw, trim or randtrim)"));
            return;
          }
          o.pattern = it->second.first;
+         o.trim = v.find("trim") != std::string::npos;
          if (it->second.second >= 0) o.rw_read_pct = static_cast<uint32_t>(it->second.second);
        }},
       {"--read-pct", [&](const std::string& opt, const std::string& v) {
@@ -282,7 +285,7 @@ std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, ui
 
 const std::vector<AccessOptionHelp>& access_option_flags() {
   static const std::vector<AccessOptionHelp> flags = {
-      {"--rw", "PATTERN", "read, write, rw, randread, randwrite or randrw", "randread"},
+      {"--rw", "PATTERN", "read, write, rw, randread, randwrite, randrw; trim, randtrim: deallocate instead of writing (fio's trim)", "randread"},
       {"--read-pct", "N", "share of reads for rw and randrw, 0..100", "50"},
       {"--bs", "SIZE", "block size, 512 B .. 1 MiB, a multiple of 512", "4k"},
       {"--bs-split", "LIST", "block-size mix, e.g. 4k:67,8k:10,64k:23 (percentages sum to 100)", "none: --bs"},

@@ -20,6 +20,7 @@ namespace pts::app {
 struct AccessOptions {
   std::optional<model::AccessPattern> pattern;      ///< from --rw
   std::optional<uint32_t> rw_read_pct;              ///< read share implied by --rw (100, 0, or none for rw mixes)
+  bool trim = false;                                ///< --rw trim or randtrim
   std::optional<uint32_t> read_pct;                 ///< --read-pct
   std::optional<uint32_t> block_bytes;              ///< --bs
   std::vector<model::BlockSizeShare> bs_split;      ///< --bs-split (empty = not given)

@@ -157,7 +157,7 @@ void define_purge(CLI::App& c, PurgeArgs& a) {
   define_confirm(d, a.confirm, a.force_signatures, "destroy TARGET's data");
   d.value("--purge", a.purge, "METHOD",
           "auto (the strongest the drive supports), sanitize-crypto, sanitize-block, format-crypto, format-user, "
-          "discard (block devices; not a SNIA purge), recreate (files) or none",
+          "discard (block devices and simulated drives: Dataset Management deallocate; not a SNIA purge), recreate (files) or none",
           "auto");
   d.flag("--accept-purge-failure", a.accept_purge_failure,
          "exit 0 after a failed or unverified purge (recorded as accepted)");

@@ -58,6 +58,10 @@ std::vector<std::string> sim_info_lines(sim::DriveSession& s, bool with_sources)
                 std::to_string(p.planes) + " planes, " + std::to_string(g.superblocks) + " superblocks of " +
                 std::to_string(g.sb_pages) + " pages (" + core::format_bytes(g.sb_pages * g.page_bytes) +
                 "), spare factor " + fmt("%.4f", g.effective_op()));
+  out.push_back("Spare          " + fmt("%.4f", g.spare_after_reserve()) + " after the GC reserve and open frontiers (" +
+                std::to_string(g.reserve_superblocks) + " superblocks: " + std::to_string(p.gc_free) +
+                " kept free, half of each open frontier); uniform random writes reach the closed-form write "
+                "amplification " + fmt("%.2f", sim::closed_form_wa(g.spare_after_reserve())) + " at it");
   out.push_back("Memory         " + core::format_bytes(g.state_bytes()) + " of drive state");
   out.push_back("Power-on time  " + fmt("%.1f", double(d.now()) / 3.6e12) + " h virtual");
   out.push_back("Written        host " + std::to_string(c.ftl.host_pages) + " pages, NAND " +
@@ -73,13 +77,17 @@ std::vector<std::string> sim_info_lines(sim::DriveSession& s, bool with_sources)
                 fmt("%.3f", st.load_seconds) + " s, " + std::to_string(st.records_replayed) + " log records replayed in " +
                 fmt("%.3f", st.replay_seconds) + " s)" + (st.dropped_torn_tail ? "; a torn last record was dropped" : ""));
   out.push_back("Parameters     " + canonical(p));
-  const auto sources = sim::profile_sources(p.profile);
+  auto sources = sim::profile_sources(p.profile);
+  sources.insert(sources.begin(), s.target().derived.begin(), s.target().derived.end());  // first match wins
   for (const auto& doc : sim::param_docs()) {
     std::string line = "  " + std::string(doc.name) + " = " + sim::param_value(p, doc.name) + " (" + doc.unit + "): " +
                        doc.meaning;
     if (with_sources)
       for (const auto& [k, v] : sources)
-        if (k == doc.name) line += "\n      source: " + v;
+        if (k == doc.name) {
+          line += "\n      source: " + v;
+          break;
+        }
     out.push_back(line);
   }
   return out;
@@ -99,6 +107,8 @@ nlohmann::json sim_info_json(sim::DriveSession& s) {
           {"superblocks", g.superblocks},
           {"pages_per_superblock", g.sb_pages},
           {"effective_op", g.effective_op()},
+          {"spare_after_reserve", g.spare_after_reserve()},
+          {"reserve_superblocks", g.reserve_superblocks},
           {"state_memory_bytes", g.state_bytes()},
           {"power_on_virtual_ns", d.now()},
           {"host_pages_written", c.ftl.host_pages},
@@ -107,6 +117,7 @@ nlohmann::json sim_info_json(sim::DriveSession& s) {
           {"write_amplification", lifetime_wa(c.ftl)},
           {"free_superblocks", d.ftl().free_superblocks()},
           {"mapped_pages", d.ftl().mapped_pages()},
+          {"trimmed_pages", c.ftl.trimmed},
           {"erases", c.ftl.erases},
           {"replay_seconds", s.stats().replay_seconds},
           {"records_replayed", s.stats().records_replayed}};

@@ -135,6 +135,13 @@ class NvmeTarget final : public TargetBase {
                                deps_.format_timeout_ms);
         break;
       case PurgeMethod::Discard:  // Dataset Management through the block layer (deviation)
+        if (deps_.discard) {
+          auto done = deps_.discard(id.capacity_bytes);
+          rec.success = done.ok();
+          rec.sys_errno = done.ok() ? 0 : done.error().sys_errno;
+          rec.status_text = done.ok() ? *done : done.error().message();
+          return;
+        }
         discard_all(held_fd(), target_.io_path, id.capacity_bytes, rec);
         return;
       default:

@@ -28,6 +28,10 @@ struct NvmeTargetDeps {
   /// purge-reach check). null = sysfs (subsystem_of_namespace); a simulated controller, which
   /// has no sysfs nodes, describes its own.
   std::function<core::Result<NvmeSubsystem>(const std::string& block_name)> subsystem;
+  /// The `discard` purge: deallocates [0, bytes) and says what it did. null = BLKDISCARD on
+  /// the held descriptor; a simulated controller, whose held descriptor is its state file,
+  /// sends Dataset Management (deallocate) to its drive.
+  std::function<core::Result<std::string>(uint64_t bytes)> discard;
   SanitizeWaitOptions sanitize_wait;
   uint32_t format_timeout_ms = 4 * 3600 * 1000;
 };

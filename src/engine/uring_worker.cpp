@@ -2,6 +2,7 @@
 // The loop itself is engine/io_loop.h, run here over the worker's io_uring (UringQueue).
 #include "engine/uring_worker.h"
 
+#include <fcntl.h>
 #include <liburing.h>
 #include <pthread.h>
 #include <sched.h>
@@ -91,10 +92,18 @@ namespace {
 struct UringQueue {
   io_uring* ring;
   bool failed = false;  ///< broken() was called: the worker closes the ring
+  /// A trim workload (WorkerPlan::trim): the non-read I/Os are fallocate(PUNCH_HOLE |
+  /// KEEP_SIZE) of their range (IORING_OP_FALLOCATE): on a file a hole, on a block device
+  /// the kernel's zero-out without fallback (Write Zeroes that may deallocate: NVMe Write
+  /// Zeroes with DEAC, a loop device punches its backing file), not BLKDISCARD. Success
+  /// completes with 0, reported as the range's bytes.
+  bool trim = false;
+  const SlotState* slots = nullptr;
   uint64_t now() const { return core::monotonic_ns(); }
   void prep(uint32_t slot, bool is_read, uint8_t* buf, uint32_t bytes, uint64_t offset) {
     io_uring_sqe* sqe = io_uring_get_sqe(ring);  // never null: entries >= QD, all submitted
     if (is_read) io_uring_prep_read_fixed(sqe, 0, buf, bytes, offset, 0);
+    else if (trim) [[unlikely]] io_uring_prep_fallocate(sqe, 0, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, bytes);
     else io_uring_prep_write_fixed(sqe, 0, buf, bytes, offset, 1);
     sqe->flags |= IOSQE_FIXED_FILE;
     sqe->user_data = slot;
@@ -120,6 +129,9 @@ struct UringQueue {
     io_uring_cqe* cqes[64];
     const unsigned got = io_uring_peek_batch_cqe(ring, cqes, std::min(max, 64u));
     for (unsigned i = 0; i < got; ++i) out[i] = {static_cast<uint32_t>(cqes[i]->user_data), cqes[i]->res};
+    if (trim) [[unlikely]]
+      for (unsigned i = 0; i < got; ++i)
+        if (out[i].res == 0 && !slots[out[i].slot].is_read) out[i].res = static_cast<int32_t>(slots[out[i].slot].bytes);
     io_uring_cq_advance(ring, got);
     return got;
   }
@@ -304,6 +316,8 @@ template <class Offsets, class Pacer>
 void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets offsets, Pacer pacer) {
   Ring& r = *ring_;
   UringQueue q{&r.ring};
+  q.trim = plan.trim;
+  q.slots = r.slots.data();
   const LoopMemory mem{r.read_base, r.write_base, r.slots.data(), r.free_slots.data(), r.fresh.data(),
                        writable_ ? &r.write_data : nullptr};
   const LoopWindow window{control.t0_ns, control.deadline_ns, control.abort};

@@ -156,6 +156,7 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.segment_blocks = shared.segment_blocks;
     p.read_threshold = (uint64_t{spec.read_pct} << 32) / 100;
     if (spec.read_pct == 100) p.read_threshold = uint64_t{1} << 32;
+    p.trim = spec.trim;
     p.byte_budget = budget_each;
     if (spec.bytes_limit && w == 0) p.byte_budget += spec.bytes_limit % spec.threads;
     p.rate_iops = spec.rate_iops ? static_cast<double>(spec.rate_iops) / spec.threads : 0.0;

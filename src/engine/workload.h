@@ -65,6 +65,7 @@ struct WorkerPlan {
   /// An I/O is a read when (rng >> 32) < read_threshold; 2^32 means always read.
   uint64_t read_threshold = 0;
   uint64_t byte_budget = UINT64_MAX;  ///< stop issuing after this many bytes (UINT64_MAX: time only)
+  bool trim = false;                  ///< the non-read I/Os deallocate (model::AccessSpec::trim)
   double rate_iops = 0;               ///< this worker's share of spec.rate_iops; 0 = unthrottled
   uint64_t seed = 0;                  ///< the cell's seed; the worker index selects the stream
   /// At low depth, poll for the completion until it arrives, up to this long, before sleeping

@@ -10,6 +10,7 @@ namespace pts::model {
 
 std::string rw_name(const AccessSpec& spec) {
   const bool rnd = spec.pattern == AccessPattern::Random;
+  if (spec.trim) return std::string(rnd ? "randtrim" : "trim") + (spec.read_pct ? "+read" : "");
   if (spec.read_pct == 100) return rnd ? "randread" : "read";
   if (spec.read_pct == 0) return rnd ? "randwrite" : "write";
   return rnd ? "randrw" : "rw";

@@ -65,9 +65,12 @@ struct AccessSpec {
   /// kPollBudgetAuto = by the target (engine: 1 ms, 0 on a loop device).
   uint64_t poll_budget_ns = kDefaultPollBudgetNs;
   uint64_t seed = 0;                     ///< 0 = pick one; the engine records what it used
+  /// A trim workload (fio's `trim` / `randtrim`): the I/Os that are not reads deallocate
+  /// their blocks instead of writing them (counted with the writes).
+  bool trim = false;
 };
 
-/// "randread", "randwrite", "randrw", "read", "write", "rw" for a spec (fio-like).
+/// "randread", "randwrite", "randrw", "read", "write", "rw", "trim", "randtrim" for a spec (fio-like).
 std::string rw_name(const AccessSpec& spec);
 
 /// Largest block size the spec can issue.

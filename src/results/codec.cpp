@@ -12,7 +12,7 @@ PTS_JSON_DEFINE(ArSegmentation, count, segment_bytes, align_bytes, seed)
 PTS_JSON_DEFINE(AccessSpec, pattern, read_pct, block_bytes, bs_split,
                 threads, queue_depth, seconds, bytes_limit,
                 active_range_pct, zones, ar_segments, stream_start_bytes,
-                rate_iops, poll_budget_ns, seed)
+                rate_iops, poll_budget_ns, seed, trim)
 PTS_JSON_DEFINE(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
                 p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
                 percentile_rel_error)

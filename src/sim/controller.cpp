@@ -82,7 +82,7 @@ class SimController final : public device::AdminTransport {
         put(d, 256, 1u << 1, 2);               // OACS: Format NVM
         put(d, 328, (1u << 0) | (1u << 1), 4); // SANICAP: crypto erase, block erase
         put(d, 516, 1, 4);                     // NN: one namespace
-        put(d, 520, 0, 2);                     // ONCS: no Dataset Management (no host TRIM path), no Save/Select (bit 4)
+        put(d, 520, 1u << 2, 2);               // ONCS: Dataset Management (deallocate); no Save/Select (bit 4)
         d[524] = 1u << 2;                      // FNA: crypto erase in Format NVM
         d[525] = drive().vwc_present() ? 1 : 0;
         put_text(d, 768, 256, "nqn.2024-01.io.ptsuite:sim:" + session_->serial());

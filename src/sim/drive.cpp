@@ -145,6 +145,20 @@ uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
   return std::max(admitted, buffer_.last_release());
 }
 
+uint64_t Drive::submit_trim(uint64_t t, uint64_t offset, uint64_t bytes) {
+  if (sanitize_.status == 2 && sanitizing()) return kFailed;
+  if (ftl_.pipelined()) [[unlikely]] ftl_.end_pipeline();  // a trim needs the whole mapping
+  const uint64_t t1 = timing_.command(t, true);
+  const uint64_t pb = geo_.page_bytes, lbs = geo_.lba_bytes;
+  const uint64_t end_off = offset + bytes;
+  for (uint64_t lpn = (offset + pb - 1) / pb; (lpn + 1) * pb <= end_off; ++lpn) ftl_.trim(lpn);
+  if (!stored_.empty()) {
+    const uint64_t first = (offset + pb - 1) / pb * pb / lbs, last = end_off / pb * pb / lbs;
+    if (first < last) stored_.erase(stored_.lower_bound(first), stored_.lower_bound(last));
+  }
+  return t1;
+}
+
 void Drive::drop_stored(uint64_t lpn, uint64_t offset, uint64_t bytes) {
   const uint64_t lbs = geo_.lba_bytes;
   for (uint64_t s = offset / lbs; s < (offset + bytes) / lbs; ++s) stored_.erase(s);

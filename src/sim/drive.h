@@ -1,5 +1,5 @@
 // sim/drive.h — one simulated NVMe drive in virtual time: the FTL, the timing model and the
-// write buffer wired together, the host's read/write commands (with their completion time),
+// write buffer wired together, the host's read/write/deallocate commands (with their completion time),
 // host idle (background GC), the bytes of blocks written through block access (purge
 // verification), and the controller state the admin commands read and change (volatile
 // write cache, Format NVM, Sanitize with progress, SMART counters). Single-threaded; the
@@ -60,6 +60,11 @@ class Drive final : public FlashSink {
   /// a sanitize is in progress.
   uint64_t submit_read(uint64_t t, uint64_t offset, uint32_t bytes);
   uint64_t submit_write(uint64_t t, uint64_t offset, uint32_t bytes);
+  /// Dataset Management, deallocate (host TRIM) of [offset, offset + bytes): every FTL page
+  /// it covers whole is unmapped (reads zeroes, GC no longer copies it); a page it covers in
+  /// part keeps its data, as the NVMe deallocate attribute allows. Stored bytes of the range
+  /// are dropped. Costs the controller's command time only (no flash work).
+  uint64_t submit_trim(uint64_t t, uint64_t offset, uint64_t bytes);
   /// Warms the mapping entries a command at `offset` will touch.
   void prefetch(uint64_t offset) const { ftl_.prefetch(offset >> geo_.page_shift); }
   /// Then (once that entry is in) warms the validity word of the page it maps to.

@@ -6,7 +6,11 @@
 // physical order, programs, the erase) is then reported paced against host writes.
 // Write amplification is not computed here: it emerges from which pages GC must copy.
 // Knows nothing about time: every flash operation it needs is reported to a FlashSink
-// (the timing model). May use: sim geometry, bytes.
+// (the timing model). One class, three files with one job each: ftl.cpp maps and places
+// (host writes, trims, frontiers, purge, the map thread's pipeline), ftl_gc.cpp collects
+// garbage (victim choice, relocation, pacing, forced and idle GC), ftl_persistence.cpp saves
+// and loads the state; the mapping update itself is sim/mapping.h, shared with the map
+// thread. May use: sim geometry, bytes, mapping, map thread.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,7 @@
 #include "sim/bytes.h"
 #include "sim/geometry.h"
 #include "sim/map_thread.h"
+#include "sim/mapping.h"
 
 namespace pts::sim {
 
@@ -48,8 +53,8 @@ struct FtlCounters {
 
 class Ftl {
  public:
-  static constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
-  static constexpr uint32_t kStored = 0x80000000u;  ///< flag: some sectors hold stored bytes
+  static constexpr uint32_t kUnmapped = mapping::kUnmapped;
+  static constexpr uint32_t kStored = mapping::kStored;  ///< flag: some sectors hold stored bytes
   static constexpr uint64_t kNotBuffered = UINT64_MAX;
 
   enum class SbState : uint8_t { Free = 0, Host = 1, Gc = 2, Closed = 3 };
@@ -85,13 +90,9 @@ class Ftl {
   /// The second: the validity word of the page `lpn` maps to now (a write clears its bit,
   /// in the next burst of settle_bitmap()).
   /// Reads the mapping entry, so call it once prefetch(lpn) has had time to bring it in.
-  /// (Through prefetch_line: the builtin had been dropped by the compiler here, so an earlier
-  /// "dropping this prefetch does not help" measured nothing.)
-  void prefetch_old(uint64_t lpn) const {
-    if (const uint32_t e = l2p_[lpn]) prefetch_line(&valid_[unpack(e) >> 6]);
-  }
+  void prefetch_old(uint64_t lpn) const { mapping::prefetch_old_bit(l2p_.data(), valid_.data(), lpn); }
   /// Physical page of `lpn` (kUnmapped when never written or deallocated), flag removed.
-  uint32_t lookup(uint64_t lpn) const { return unpack(l2p_[lpn]); }
+  uint32_t lookup(uint64_t lpn) const { return mapping::unpack(l2p_[lpn]); }
   bool has_stored(uint64_t lpn) const { return l2p_[lpn] & kStored; }
   void mark_stored(uint64_t lpn) { if (l2p_[lpn]) l2p_[lpn] |= kStored; }
 
@@ -139,28 +140,34 @@ class Ftl {
     int64_t sb = -1;
     uint64_t offset = 0;  ///< next page within the superblock
   };
-  // Mapping entries hold ppn + 1, so the zero pages of a fresh (or purged) table mean
-  // "unmapped": a 2 TB drive's table costs nothing until it is written.
-  static uint32_t pack(uint64_t ppn) { return static_cast<uint32_t>(ppn + 1); }
-  static uint32_t unpack(uint32_t e) { return e == 0 ? kUnmapped : (e & ~kStored) - 1; }
   /// Reads the bitmap: only after settle_bitmap().
   bool valid(uint64_t ppn) const { return (valid_[ppn >> 6] >> (ppn & 63)) & 1u; }
-  void set_valid(uint64_t ppn) { valid_[ppn >> 6] |= uint64_t{1} << (ppn & 63); }
-  void clear_valid(uint64_t ppn) const { valid_[ppn >> 6] &= ~(uint64_t{1} << (ppn & 63)); }
+  void set_valid(uint64_t ppn) { mapping::set_valid(valid_.data(), ppn); }
+  void clear_valid(uint64_t ppn) { mapping::clear_valid(valid_.data(), ppn); }
   /// A page stops being valid: its superblock's count drops now; its bit is cleared in the
-  /// next burst (see stale_).
+  /// next burst (mapping::StaleBits).
   void invalidate(uint32_t ppn) {
     --sbs_[geo_.sb_of(ppn)].valid;
-    stale_[stale_n_++] = ppn;
-    if (stale_n_ == kStaleBurst) settle_bitmap();
+    stale_.add(ppn, valid_.data());
   }
   /// Clears the bits of the pages invalidated since the last burst. The bitmap is read only
   /// after this (victim scan, save, consistency check); until then its value is the bitmap
   /// less these pages, which is why a const method may settle it.
-  void settle_bitmap() const;
+  void settle_bitmap() const { stale_.settle(valid_.data()); }
+
+  // Mapping and placement (ftl.cpp).
   uint64_t append(Frontier& f, bool host);  ///< the next physical page of a frontier
   void open(Frontier& f, bool host);
   void close(Frontier& f);
+  /// Pipelined: waits for every update handed to the map thread and folds the valid counts
+  /// and mapped pages it counted, so the whole FTL may be read. No-op otherwise.
+  void sync();
+  bool write_inline(uint64_t lpn);
+  /// A host page was placed at `ppn` on the host frontier: its superblock's count, the
+  /// program unit it may complete, the GC copies it owes.
+  void host_placed(uint64_t ppn);
+
+  // Garbage collection (ftl_gc.cpp).
   void gc_pace();                            ///< copies owed for the host page just written
   /// The flash work of the victim's next copy (its group read, its program unit); false
   /// once the victim is done (then erased).
@@ -171,13 +178,8 @@ class Ftl {
   /// the flash work that move owes, in the order the copies would have been made.
   void move_victim();
   void force_gc();
-  /// Pipelined: waits for every update handed to the map thread and folds the valid counts
-  /// and mapped pages it counted, so the whole FTL may be read. No-op otherwise.
-  void sync();
-  bool write_inline(uint64_t lpn);
-  /// A host page was placed at `ppn` on the host frontier: its superblock's count, the
-  /// program unit it may complete, the GC copies it owes.
-  void host_placed(uint64_t ppn);
+  /// Forgets the victim and the flash work its move still owed (purge, or the victim done).
+  void clear_victim();
 
   Geometry geo_;
   GcPolicy policy_;
@@ -186,14 +188,7 @@ class Ftl {
   BigArray<uint32_t> l2p_;
   BigArray<uint32_t> p2l_;
   mutable BigArray<uint64_t> valid_;
-  /// Pages invalidated whose bit is still set. Clearing one bit per host write was a random
-  /// read-modify-write the host loop's prefetch did not hide (about 135 ns a host write on
-  /// dc-tlc-2t: the single costliest instruction of the simulator); cleared kStaleBurst at
-  /// a time, the misses overlap. Order does not matter: a bit set later is another page's,
-  /// or this page's after an erase, and an erase follows a victim scan, which settles first.
-  static constexpr uint32_t kStaleBurst = 64;
-  mutable uint32_t stale_[kStaleBurst] = {};
-  mutable uint32_t stale_n_ = 0;
+  mutable mapping::StaleBits stale_;  ///< invalidated pages whose bit is still set
   std::vector<Superblock> sbs_;
   std::deque<uint32_t> free_;   ///< free superblocks, reused first-freed first (even wear)
   Frontier host_, gc_;

@@ -149,7 +149,7 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
     ~WriteCell() {
       if (on) drive.end_write_cell();
     }
-  } write_cell{drive, std::all_of(plans->begin(), plans->end(), [](const auto& p) { return p.read_threshold == 0; })};
+  } write_cell{drive, std::all_of(plans->begin(), plans->end(), [](const auto& p) { return p.read_threshold == 0 && !p.trim; })};
   if (write_cell.on) drive.begin_write_cell();
 
   LoopOutcome out;
@@ -228,14 +228,16 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
       w.pacer.issued(1);
     }
     const Draw d = w.next(drive);
-    const uint64_t done = d.is_read ? drive.submit_read(t, d.offset, d.bytes) : drive.submit_write(t, d.offset, d.bytes);
+    const uint64_t done = d.is_read       ? drive.submit_read(t, d.offset, d.bytes)
+                          : w.plan->trim ? drive.submit_trim(t, d.offset, d.bytes)
+                                         : drive.submit_write(t, d.offset, d.bytes);
     w.issued_bytes += d.bytes;
     if (done == Drive::kFailed) {  // stop this worker on its first error, like fio's default
       w.issuing = false;
       if (w.stats) {
         ++w.stats->io_errors;
         if (w.stats->first_error.empty())
-          w.stats->first_error = std::string(d.is_read ? "read" : "write") + " of " + std::to_string(d.bytes) +
+          w.stats->first_error = std::string(d.is_read ? "read" : w.plan->trim ? "trim" : "write") + " of " + std::to_string(d.bytes) +
                                  " B at offset " + std::to_string(d.offset) + ": Sanitize In Progress";
       }
       continue;

@@ -9,7 +9,6 @@
 
 #include <immintrin.h>
 
-#include "sim/bytes.h"
 
 namespace pts::sim {
 
@@ -76,41 +75,15 @@ void MapThread::park() {
   awake_ = false;
 }
 
-void MapThread::settle() {
-  const uint32_t n = stale_n_;
-  for (uint32_t i = 0; i < n; ++i) __builtin_prefetch(&valid_[stale_[i] >> 6], 1, 3);
-  for (uint32_t i = 0; i < n; ++i) valid_[stale_[i] >> 6] &= ~(uint64_t{1} << (stale_[i] & 63));
-  stale_n_ = 0;
-}
-
-void MapThread::sweep(uint32_t* l2p, const uint32_t* lpns, const uint32_t* nps, size_t n) {
-  constexpr size_t kAhead = 32;  ///< mapping entries prefetched ahead in the sorted sweep
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) __builtin_prefetch(&l2p[lpns[i + kAhead]], 1, 3);
-    const uint32_t lpn = lpns[i];
-    l2p[lpn] = (nps[i] + 1) | (l2p[lpn] & kStored);
-  }
-}
-
 void MapThread::apply(uint64_t e) {
   if (e == kSweepMarker) {
-    sweep(l2p_, sweep_.lpns, sweep_.nps, sweep_.n);
+    mapping::sweep(l2p_, sweep_.lpns, sweep_.nps, sweep_.n);
     return;
   }
-  const uint64_t lpn = lpn_of(e);
-  const uint32_t packed = static_cast<uint32_t>(e >> 32);
-  const uint64_t ppn = packed - 1;
-  const uint32_t old = l2p_[lpn];
-  if (old) {
-    const uint32_t op = (old & ~kStored) - 1;
-    ++dead_[geo_.sb_of(op)];
-    stale_[stale_n_++] = op;
-    if (stale_n_ == kStaleBurst) settle();
-  } else {
-    ++mapped_delta_;
-  }
-  l2p_[lpn] = packed;
-  valid_[ppn >> 6] |= uint64_t{1} << (ppn & 63);
+  const uint64_t ppn = (e >> 32) - 1;
+  const uint32_t old = mapping::host_write(
+      l2p_, valid_, stale_, lpn_of(e), [this](uint32_t op) { ++dead_[geo_.sb_of(op)]; }, [ppn] { return ppn; });
+  if (!old) ++mapped_delta_;
 }
 
 void MapThread::run() {
@@ -124,7 +97,7 @@ void MapThread::run() {
         if (i + 32 < t) __builtin_prefetch(&l2p_[lpn_of(ring_[(i + 32) & kMask])], 1, 3);  // a marker: lpn 0
         if (i + 16 < t)
           if (const uint64_t ahead = ring_[(i + 16) & kMask]; ahead != kSweepMarker)
-            if (const uint32_t old = l2p_[lpn_of(ahead)] & ~kStored) prefetch_line(&valid_[(old - 1) >> 6]);
+            mapping::prefetch_old_bit(l2p_, valid_, lpn_of(ahead));
         apply(ring_[i & kMask]);
         if ((i + 1) % kPublish == 0) head_.store(i + 1, std::memory_order_release);
       }
@@ -134,7 +107,7 @@ void MapThread::run() {
       continue;
     }
     if (settled_.load(std::memory_order_relaxed) != h) {  // caught up: settle, then say so
-      settle();
+      stale_.settle(valid_);
       settled_.store(h, std::memory_order_release);
     }
     if (exit_.load(std::memory_order_acquire)) return;

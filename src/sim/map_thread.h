@@ -8,9 +8,10 @@
 // victim selection reads, are folded in when the FTL drains the thread (before each victim is
 // chosen and at the end of the cell). The thread applies exactly the updates the single-thread
 // FTL would, in the same order, so results and state are the same bit for bit.
+// The update itself is sim/mapping.h, the code the single-thread FTL runs.
 // Ownership: between begin() and drain() the thread alone touches the mapping table and the
 // validity bitmap; after drain() returns it touches nothing until the next push.
-// May use: sim geometry (std only beyond that).
+// May use: sim geometry, sim mapping (std only beyond that).
 #pragma once
 
 #include <atomic>
@@ -22,12 +23,12 @@
 #include <vector>
 
 #include "sim/geometry.h"
+#include "sim/mapping.h"
 
 namespace pts::sim {
 
 class MapThread {
  public:
-  static constexpr uint32_t kStored = 0x80000000u;  ///< as Ftl::kStored: kept by a move
   /// `l2p` holds ppn + 1 per lpn (0: unmapped, kStored flag); `valid` one bit per ppn.
   MapThread(uint32_t* l2p, uint64_t* valid, const Geometry& geo);
   ~MapThread();
@@ -44,8 +45,6 @@ class MapThread {
     sweep_ = {lpns, nps, n};
     push(kSweepMarker);
   }
-  /// The mapping entries of such a move, on the calling thread (the FTL's own share of one).
-  static void sweep(uint32_t* l2p, const uint32_t* lpns, const uint32_t* nps, size_t n);
   /// Waits until every pushed update is applied and its bitmap bits settled. Then the caller
   /// may read and write the table and bitmap, and must fold dead() and mapped_delta().
   void drain();
@@ -67,7 +66,6 @@ class MapThread {
   static constexpr uint64_t kSweepMarker = uint64_t{1} << 63;
   static constexpr uint64_t kRing = uint64_t{1} << 20;  ///< entries: a whole victim's moves fit
   static constexpr uint32_t kPublish = 64;              ///< entries between index publications
-  static constexpr uint32_t kStaleBurst = 64;
 
   void push(uint64_t e) {
     if (tail_local_ - head_cached_ == kRing) wait_for_room();
@@ -78,7 +76,6 @@ class MapThread {
   void wait_for_room();
   void run();
   void apply(uint64_t e);
-  void settle();
 
   // Read only once made, by both threads.
   uint32_t* l2p_;
@@ -96,8 +93,7 @@ class MapThread {
   // of its time (perf, a 0.2 fill from FOB on dc-tlc-2t).
   alignas(64) std::vector<uint32_t> dead_;
   uint64_t mapped_delta_ = 0;
-  uint32_t stale_n_ = 0;
-  uint32_t stale_[kStaleBurst] = {};
+  mapping::StaleBits stale_;
   // The producer's own (the FTL's thread).
   alignas(64) uint64_t tail_local_ = 0;
   uint64_t head_cached_ = 0;

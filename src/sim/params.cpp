@@ -2,6 +2,8 @@
 // The profiles themselves live in profiles.cpp.
 #include "sim/params.h"
 
+#include "sim/geometry.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -207,6 +209,18 @@ std::string canonical(const SimParams& p) {
   return out;
 }
 
+std::string fit_blocks_to_capacity(SimParams& p, const SimParams& profile) {
+  if (p.capacity_bytes >= profile.capacity_bytes || p.pages_per_block != profile.pages_per_block || p.bits_per_cell == 0)
+    return "";
+  const double scale = double(p.capacity_bytes) / double(profile.capacity_bytes);
+  const uint32_t wordlines = std::max<uint32_t>(1, uint32_t(double(profile.pages_per_block / p.bits_per_cell) * scale));
+  p.pages_per_block = wordlines * p.bits_per_cell;
+  if (p.pages_per_block == profile.pages_per_block) return "";
+  return "scaled with capacity: the profile's " + std::to_string(profile.pages_per_block) + " pages per block x " +
+         std::to_string(p.capacity_bytes) + " / " + std::to_string(profile.capacity_bytes) + " B, rounded down to whole wordlines (" + std::to_string(wordlines) + " x " + std::to_string(p.bits_per_cell) +
+         "), so the drive keeps about the profile's number of superblocks and its GC reserve the same share of the spare";
+}
+
 core::Status validate(const SimParams& p) {
   std::vector<std::string> e;
   auto pow2 = [](uint64_t v) { return v && (v & (v - 1)) == 0; };
@@ -242,18 +256,24 @@ core::Status validate(const SimParams& p) {
   if (p.idle_gc_free < p.gc_free) e.push_back("idle_gc_free: at least gc_free");
   if (!e.empty()) return core::Error(core::ErrorKind::BadInput, e);
   // Geometry checks that need the derived sizes.
-  const uint64_t unit = uint64_t(p.planes) * p.bits_per_cell * (p.flash_page_bytes / p.page_bytes);
-  const uint64_t sb_pages = uint64_t(p.dies) * p.planes * p.pages_per_block * (p.flash_page_bytes / p.page_bytes);
-  const uint64_t user = p.capacity_bytes / p.page_bytes;
-  const double sbs = std::ceil(double(user) * (1.0 + p.op) / double(sb_pages));
-  if (p.buffer_bytes / p.page_bytes < 2 * unit)
+  const Geometry g(p);
+  const double sbs = std::ceil(double(g.user_pages) * (1.0 + p.op) / double(g.sb_pages));
+  if (p.buffer_bytes / p.page_bytes < 2 * uint64_t(g.unit_pages))
     e.push_back("buffer=" + std::to_string(p.buffer_bytes) + ": must hold at least two program units (" +
-                std::to_string(2 * unit * p.page_bytes) + " bytes)");
+                std::to_string(2 * uint64_t(g.unit_pages) * p.page_bytes) + " bytes)");
   if (sbs < p.idle_gc_free + 8)
     e.push_back("capacity/op/geometry give only " + format_number(sbs) + " superblocks; at least idle_gc_free + 8 = " +
                 std::to_string(p.idle_gc_free + 8) + " are needed (more capacity, fewer dies or smaller blocks)");
-  if (sbs * double(sb_pages) >= 2147483647.0)
-    e.push_back("physical flash of " + format_number(sbs * double(sb_pages)) + " pages exceeds 2^31 - 1 pages");
+  if (sbs * double(g.sb_pages) >= 2147483647.0)
+    e.push_back("physical flash of " + format_number(sbs * double(g.sb_pages)) + " pages exceeds 2^31 - 1 pages");
+  else if (e.empty() && g.spare_after_reserve() < p.op / 2)
+    e.push_back("capacity/op/geometry give " + format_number(double(g.superblocks)) + " superblocks of " +
+                format_number(double(g.sb_pages * p.page_bytes) / 1048576.0) + " MiB: the GC's free pool (gc_free=" +
+                std::to_string(p.gc_free) + ") and the open frontiers hold " +
+                std::to_string(g.reserve_superblocks) + " of them, which leaves a spare of " +
+                format_number(std::round(g.spare_after_reserve() * 10000) / 100) + "% of the " +
+                format_number(p.op * 100) + "% asked for (at least half must remain): more capacity, fewer dies, "
+                "fewer planes or smaller blocks (pages_per_block)");
   if (!e.empty()) return core::Error(core::ErrorKind::BadInput, e);
   return core::ok_status();
 }

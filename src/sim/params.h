@@ -75,7 +75,16 @@ std::vector<std::pair<std::string, std::string>> profile_sources(const std::stri
 /// Applies `name=value` to `p`; returns "" or the problem (naming the parameter).
 std::string apply_override(SimParams& p, const std::string& name, const std::string& value);
 
-/// Checks the whole parameter set; every problem at once (BadInput).
+/// A capacity below the profile's, with pages_per_block left as the profile has it: the
+/// blocks shrink in proportion (whole wordlines, at least one), so the drive keeps about the
+/// profile's number of superblocks, and the GC reserve and open frontiers the same small share
+/// of its spare (with the profile's blocks, sim:demo,capacity=4GiB had 92 superblocks and its
+/// reserve held half its spare). Returns why, for `info --sources`, or "" when nothing changed.
+std::string fit_blocks_to_capacity(SimParams& p, const SimParams& profile);
+
+/// Checks the whole parameter set; every problem at once (BadInput). Among them: the spare
+/// left after the GC reserve and open frontiers (Geometry::spare_after_reserve) must be at
+/// least half the spare asked for (op).
 core::Status validate(const SimParams& p);
 
 /// The value of parameter `name` in `p` as text (the same syntax apply_override accepts).

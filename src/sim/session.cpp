@@ -60,7 +60,9 @@ core::Error mismatch(const SimTarget& t, const StateHeader& h) {
 }  // namespace
 
 void encode_spec(const model::AccessSpec& s, ByteWriter& w) {
-  w.u8(s.pattern == model::AccessPattern::Sequential ? 1 : 0);
+  // Bit 0: sequential; bit 1: the non-read I/Os deallocate (a trim workload). A spec without
+  // trim encodes as before, so earlier logs and the pinned digests read the same.
+  w.u8((s.pattern == model::AccessPattern::Sequential ? 1 : 0) | (s.trim ? 2 : 0));
   w.u32(s.read_pct);
   w.u32(s.block_bytes);
   w.u32(static_cast<uint32_t>(s.bs_split.size()));
@@ -89,7 +91,10 @@ void encode_spec(const model::AccessSpec& s, ByteWriter& w) {
 }
 
 bool decode_spec(ByteReader& r, model::AccessSpec& s) {
-  s.pattern = r.u8() ? model::AccessPattern::Sequential : model::AccessPattern::Random;
+  const uint8_t kind = r.u8();
+  if (kind > 3) return false;
+  s.pattern = kind & 1 ? model::AccessPattern::Sequential : model::AccessPattern::Random;
+  s.trim = kind & 2;
   s.read_pct = r.u32();
   s.block_bytes = r.u32();
   const uint32_t n = r.u32();
@@ -304,6 +309,13 @@ void DriveSession::wrote_blocks(uint64_t offset, const std::vector<uint8_t>& dat
   set_pending(RecordType::BlockWrite, std::move(w.bytes()), 0);
 }
 
+void DriveSession::deallocated(uint64_t offset, uint64_t bytes) {
+  ByteWriter w;
+  w.u64(offset);
+  w.u64(bytes);
+  set_pending(RecordType::Deallocate, std::move(w.bytes()), 0);
+}
+
 core::Status DriveSession::commit() {
   if (!file_) return core::ok_status();
   if (pending_) {
@@ -404,6 +416,13 @@ bool DriveSession::apply(Drive& drive, RecordType type, const uint8_t* payload, 
       if (r.failed() || n > r.left()) return false;
       std::vector<uint8_t> data(r.here(), r.here() + n);
       return drive.write_blocks(off, data) || true;
+    }
+    case RecordType::Deallocate: {
+      const uint64_t off = r.u64(), n = r.u64();
+      if (r.failed() || !r.done() || off + n > drive.capacity_bytes() || off + n < off) return false;
+      const uint64_t done = drive.submit_trim(drive.now(), off, n);
+      if (done != Drive::kFailed) drive.advance_to(done);
+      return true;
     }
   }
   return false;

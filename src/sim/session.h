@@ -1,6 +1,6 @@
 // sim/session.h — one process's use of a simulated drive: opens (or creates) its state
 // file, rebuilds the drive from snapshot + log, and checkpoints. Every command that changes
-// the drive (a cell, host idle, Format, Sanitize, Set Features, a block write) first
+// the drive (a cell, host idle, Format, Sanitize, Set Features, a block write, a deallocate) first
 // commits the previous command's log record, runs, then leaves its own record pending: so
 // the durable state is always the drive as of the last command boundary, and kill -9 in the
 // middle of a cell leaves the drive as it was before that cell. A new snapshot is written
@@ -82,6 +82,7 @@ class DriveSession {
   void sanitized(uint8_t sanact, uint32_t cdw10);
   void set_write_cache(bool on);
   void wrote_blocks(uint64_t offset, const std::vector<uint8_t>& data);
+  void deallocated(uint64_t offset, uint64_t bytes);
 
   /// Commits what is pending (and snapshots when the log has grown costly). Called by the
   /// destructor too (errors then go to stderr).

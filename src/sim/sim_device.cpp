@@ -118,6 +118,18 @@ std::unique_ptr<device::TargetDevice> make_sim_target(const std::string& path, S
   std::shared_ptr<core::Clock> clock = dev.clock;
   deps.sleep = [clock](uint64_t ns) { (void)clock->idle_ns(ns); };  // polling waits pass in virtual time
   deps.guard = [g = dev.guard](const std::string&) { return g(); };
+  // The discard purge: Dataset Management (deallocate) of the whole namespace, logged.
+  deps.discard = [s = dev.session, g = dev.guard](uint64_t bytes) -> core::Result<std::string> {
+    if (auto st = g(); !st.ok()) return st.error();
+    if (auto st = s->begin_change(RecordType::Deallocate); !st.ok()) return st.error();
+    const uint64_t trimmed = s->drive().ftl().counters().trimmed;
+    const uint64_t done = s->drive().submit_trim(s->drive().now(), 0, bytes);
+    if (done == Drive::kFailed) return core::Error(core::ErrorKind::Io, "simulated drive: Dataset Management refused: Sanitize In Progress");
+    s->drive().advance_to(done);
+    s->deallocated(0, bytes);
+    return "Dataset Management (deallocate) of " + std::to_string(bytes) + " bytes done on the simulated drive: " +
+           std::to_string(s->drive().ftl().counters().trimmed - trimmed) + " mapped pages unmapped (not a SNIA purge)";
+  };
   deps.subsystem = [](const std::string& block) -> core::Result<device::NvmeSubsystem> {
     device::NvmeSubsystem sub;
     sub.name = "ptsuite-sim-subsys";

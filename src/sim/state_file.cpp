@@ -1,7 +1,14 @@
 // sim/state_file.cpp — see state_file.h. Layout (little endian):
 //   "PTSUITE-SIMDRV\n\0" | u32 format | u32 header bytes | header | u64 header checksum |
 //   u64 snapshot bytes | snapshot | u64 snapshot checksum | records...
-//   record = u32 'SREC' | u32 type | u64 payload bytes | payload | u64 checksum
+//   record = u32 'SREC' | u32 type | u64 payload bytes | u64 header checksum | payload |
+//            u64 checksum (of type, length and payload)
+// Every record is appended with one write() and made durable before the next, so a kill can
+// leave only the last one incomplete: fewer bytes than its header, or a header that checks out
+// whose payload runs past the end of the file, or (power lost before the data reached the
+// disk) nothing but zero bytes from some point to the end. That is a torn tail, dropped. Any
+// other record that does not check out is a committed record damaged, wherever it is (the
+// last one too: complete by its length, its checksum must hold): the file is refused.
 #include "sim/state_file.h"
 
 #include <fcntl.h>
@@ -21,6 +28,16 @@ namespace {
 
 constexpr char kMagic[16] = {'P', 'T', 'S', 'U', 'I', 'T', 'E', '-', 'S', 'I', 'M', 'D', 'R', 'V', '\n', '\0'};
 constexpr uint32_t kRecordMagic = 0x43455253;  // "SREC"
+constexpr size_t kRecordHeaderBytes = 24;       // magic, type, length, header checksum
+constexpr uint32_t kLastRecordType = static_cast<uint32_t>(RecordType::Deallocate);
+
+uint64_t record_checksum(uint32_t type, uint64_t len, const uint8_t* payload) {
+  Checksum c;
+  c.update(&type, 4);
+  c.update(&len, 8);
+  c.update(payload, len);
+  return c.final();
+}
 
 core::Error bad(const std::string& path, const std::string& why) {
   return core::bad_input("state file " + path + ": " + why);
@@ -175,34 +192,37 @@ core::Result<StateImage> read_state_file(const std::string& path, int fd_in) {
   img.good_end = img.map_bytes_ - r.left();
   while (r.left() > 0) {
     const uint64_t start = img.map_bytes_ - r.left();
-    if (r.left() < 16) {  // an append torn by a kill: not even its header made it
+    auto damaged = [&](const std::string& why) {
+      return bad(path, "corrupted (log record " + std::to_string(img.records.size() + 1) + " at byte " +
+                           std::to_string(start) + " " + why + "); the file is left as it is");
+    };
+    if (std::all_of(r.here(), r.here() + r.left(), [](uint8_t b) { return b == 0; })) {
+      img.torn_tail = true;  // an append whose bytes never reached the disk
+      break;
+    }
+    if (r.left() < kRecordHeaderBytes) {  // an append torn by a kill: not even its header made it
       img.torn_tail = true;
       break;
     }
+    const uint8_t* head = r.here();
     const uint32_t magic_word = r.u32();
     const uint32_t type = r.u32();
     const uint64_t len = r.u64();
-    if (magic_word != kRecordMagic)
-      return bad(path, "corrupted (log record at byte " + std::to_string(start) + " is damaged)");
-    if (len + 8 > r.left()) {  // runs past the end: torn append
+    const uint64_t head_sum = r.u64();
+    if (head_sum != checksum64(head, 16)) {
+      if (magic_word != kRecordMagic) return damaged("is damaged: no record starts there");
+      return damaged("fails its header checksum: its length or type is damaged");
+    }
+    if (magic_word != kRecordMagic) return damaged("is damaged: no record starts there");
+    if (len + 8 > r.left()) {  // a sound header whose payload runs past the end: torn append
       img.torn_tail = true;
       break;
     }
     const uint8_t* payload = r.here();
     r.skip(len);
     const uint64_t sum = r.u64();
-    Checksum c;
-    c.update(&type, 4);
-    c.update(&len, 8);
-    c.update(payload, len);
-    if (sum != c.final()) {
-      if (r.left() == 0) {
-        img.torn_tail = true;
-        break;
-      }
-      return bad(path, "corrupted (log record at byte " + std::to_string(start) + " fails its checksum)");
-    }
-    if (type < 1 || type > 8) return bad(path, "corrupted (unknown log record type " + std::to_string(type) + ")");
+    if (sum != record_checksum(type, len, payload)) return damaged("fails its checksum");
+    if (type < 1 || type > kLastRecordType) return damaged("has an unknown type " + std::to_string(type));
     img.records.push_back({static_cast<RecordType>(type), payload, len, start});
     img.good_end = img.map_bytes_ - r.left();
   }
@@ -326,12 +346,9 @@ core::Status StateFile::append(RecordType type, const std::vector<uint8_t>& payl
   w.u32(kRecordMagic);
   w.u32(t);
   w.u64(len);
+  w.u64(checksum64(w.bytes().data(), 16));
   w.raw(payload.data(), payload.size());
-  Checksum c;
-  c.update(&t, 4);
-  c.update(&len, 8);
-  c.update(payload.data(), payload.size());
-  w.u64(c.final());
+  w.u64(record_checksum(t, len, payload.data()));
   if (!write_all(fd_, w.bytes().data(), w.size()) || ::fdatasync(fd_) != 0)
     return core::Error(core::ErrorKind::Internal, "state file " + path_ + ": checkpoint failed: " + std::strerror(errno));
   return core::ok_status();

@@ -4,9 +4,9 @@
 // block writes). Opening loads the snapshot and replays the log; the simulation
 // is deterministic, so the replayed drive equals the one that wrote the log. A checkpoint
 // is one fdatasync'd log record (cheap for any drive size); a new snapshot (written to a
-// temporary file, fsync'd, renamed over the old one) bounds the replay. A torn last record
-// (kill -9 while appending) is dropped; any other damage is an error and the file is left
-// as it is. The writer holds an exclusive flock on the file for its whole life: that is the
+// temporary file, fsync'd, renamed over the old one) bounds the replay. Only an incomplete
+// last record (kill -9 while appending) is a torn tail, dropped; a committed record that does
+// not check out, wherever it is, is an error naming its offset, and the file is left as it is. The writer holds an exclusive flock on the file for its whole life: that is the
 // simulated drive's equivalent of opening a device O_EXCL. May use: core, sim bytes.
 #pragma once
 
@@ -22,7 +22,7 @@ namespace pts::sim {
 
 /// Bumped whenever the layout or the simulation's behaviour changes (a log written by one
 /// model version would not replay to the same drive under another).
-inline constexpr uint32_t kStateFormatVersion = 5;  ///< 2: AR segments and stream starts in Run records; 3: channels fill gaps; 4: GC units wait for their own reads; 5: GC moves a victim in lpn order at selection
+inline constexpr uint32_t kStateFormatVersion = 6;  ///< 2: AR segments and stream starts in Run records; 3: channels fill gaps; 4: GC units wait for their own reads; 5: GC moves a victim in lpn order at selection; 6: log records carry a header checksum
 
 enum class RecordType : uint32_t {
   Run = 1, Idle = 2, Format = 3, Sanitize = 4, SetWriteCache = 5, BlockWrite = 6,
@@ -31,7 +31,9 @@ enum class RecordType : uint32_t {
   Anchor = 7,
   /// The writer ended cleanly: its last Run is final (without it, a trailing Run may be a cell
   /// whose result the host never recorded: see DriveSession::begin_run).
-  Closed = 8
+  Closed = 8,
+  /// Dataset Management deallocate of a byte range outside a cell (the `discard` purge).
+  Deallocate = 9
 };
 
 struct StateHeader {

@@ -43,6 +43,7 @@ core::Result<SimTarget> parse_sim_target(const std::string& text) {
   SimTarget t;
   t.params = *base;
   std::vector<std::string> errors;
+  bool blocks_given = false;
   for (size_t i = 1; i < parts.size(); ++i) {
     const auto eq = parts[i].find('=');
     if (eq == std::string::npos) {
@@ -51,7 +52,11 @@ core::Result<SimTarget> parse_sim_target(const std::string& text) {
     }
     if (auto m = apply_override(t.params, parts[i].substr(0, eq), parts[i].substr(eq + 1)); !m.empty())
       errors.push_back(where + m);
+    blocks_given = blocks_given || parts[i].substr(0, eq) == "pages_per_block";
   }
+  // A smaller capacity keeps the spare: its blocks shrink with it unless pages_per_block is given.
+  if (errors.empty() && !blocks_given)
+    if (auto why = fit_blocks_to_capacity(t.params, *base); !why.empty()) t.derived.emplace_back("pages_per_block", why);
   if (errors.empty())
     if (auto v = validate(t.params); !v.ok())
       for (const auto& m : v.error().messages) errors.push_back(where + m);

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/result.h"
 #include "sim/params.h"
@@ -15,6 +17,9 @@ struct SimTarget {
   SimParams params;
   std::string state_path;    ///< absolute path of the state file
   bool default_path = false; ///< no @PATH was given
+  /// Parameters set from other ones (name, why): pages_per_block scaled with a capacity
+  /// override (fit_blocks_to_capacity). `info --sources` prints the why as their source.
+  std::vector<std::pair<std::string, std::string>> derived;
   /// "sim:demo,op=28%@/var/tmp/x.simdrive": the form stored in run records (resume reopens it).
   std::string text() const;
 };

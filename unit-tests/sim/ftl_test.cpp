@@ -197,3 +197,79 @@ TEST(SimFtl, FifoIsTheAlternativePolicyAndNeverBeatsGreedy) {
 
 }  // namespace
 }  // namespace pts::sim
+
+namespace pts::sim {
+namespace {
+
+// Host TRIM. A trimmed share t of the user space that is never written again holds no valid
+// page, so GC works as if the drive had user pages (1 - t) x U on the same flash: the spare
+// seen by the writes is rho' = (1 + rho) / (1 - t) - 1, and uniform random writes over the
+// rest reach the closed form at rho' (Frankie, Hughes, Kreutz-Delgado, "A mathematical model
+// of the trim command in NAND-flash SSDs", ACM SE 2012; docs/simulator.md). Without the trim
+// the same drive's WA is the closed form at rho (GreedyMatchesTheClosedForm, 7.8 at 0.07).
+TEST(SimTrim, WriteAmplificationFallsToTheClosedFormOfTheSpareTheTrimFrees) {
+  const double rho = 0.07, t = 0.25;
+  auto p = simtest::wa_drive(rho);
+  Drive d(p, 3);
+  const uint64_t cap = p.capacity_bytes, kept = cap / 4 * 3;
+  auto fill = spec(0, 4096, 1, 16, 0, 5, cap);
+  fill.pattern = model::AccessPattern::Sequential;
+  run(d, fill);
+  EXPECT_EQ(d.ftl().mapped_pages(), cap / 4096);
+  const uint64_t done = d.submit_trim(d.now(), kept, cap - kept);  // the upper quarter
+  ASSERT_NE(done, Drive::kFailed);
+  EXPECT_EQ(d.ftl().mapped_pages(), kept / 4096);
+  EXPECT_EQ(d.counters().ftl.trimmed, (cap - kept) / 4096);
+  auto writes = spec(0, 4096, 1, 16, 0, 6, 5 * kept);
+  writes.active_range_pct = 75;
+  run(d, writes);
+  const auto before = d.counters().ftl;
+  writes.seed = 8;
+  writes.bytes_limit = 2 * kept;
+  run(d, writes);
+  const auto after = d.counters().ftl;
+  const double wa = double(after.nand_pages() - before.nand_pages()) / double(after.host_pages - before.host_pages);
+  const double rho_trim = (1 + rho) / (1 - t) - 1;
+  std::printf("trim %.0f %%: WA %.3f, closed form at rho' %.4f: %.3f (untrimmed, at rho %.2f: %.3f)\n", t * 100, wa,
+              rho_trim, closed_form_wa(rho_trim), rho, closed_form_wa(rho));
+  EXPECT_NEAR(wa / closed_form_wa(rho_trim), 1.0, 0.05);
+  EXPECT_LT(wa, closed_form_wa(rho) / 2);
+  EXPECT_EQ(d.ftl().mapped_pages(), kept / 4096);  // the trimmed quarter stayed unmapped
+  EXPECT_EQ(d.ftl().check_consistency(), "");
+}
+
+TEST(SimTrim, ATrimWorkloadUnmapsWhatItCoversAndReadsThenCostNoFlash) {
+  auto p = simtest::tiny();
+  Drive d(p, 4);
+  const uint64_t cap = p.capacity_bytes;
+  auto fill = spec(0, 65536, 1, 8, 0, 5, cap);
+  fill.pattern = model::AccessPattern::Sequential;
+  run(d, fill);
+  auto trim = fill;  // sequential trim of the first half, in 64 KiB deallocates (fio's trim)
+  trim.trim = true;
+  trim.active_range_pct = 50;
+  trim.bytes_limit = cap / 2;
+  const auto r = run(d, trim);
+  EXPECT_EQ(r.writes, cap / 2 / 65536);  // trims are counted with the writes
+  EXPECT_EQ(d.ftl().mapped_pages(), cap / 2 / 4096);
+  EXPECT_EQ(d.counters().ftl.trimmed, cap / 2 / 4096);
+  EXPECT_EQ(d.counters().ftl.host_pages, cap / 4096);  // nothing written
+  EXPECT_EQ(model::rw_name(trim), "trim");
+  // Reads of the trimmed half never reach the flash: served at the controller's own pace.
+  auto reads = spec(100, 4096, 1, 1, 0.2, 6);
+  reads.active_range_pct = 50;
+  auto rr = run(d, reads);
+  auto other = spec(100, 4096, 1, 1, 0.2, 6);
+  Drive e(p, 4);
+  run(e, fill);
+  auto mapped = run(e, other);
+  EXPECT_LT(rr.mean_read_ns() * 2, mapped.mean_read_ns());
+  // A partial-page deallocate keeps the page (NVMe allows it: deallocate is advisory).
+  const uint64_t before = d.ftl().mapped_pages();
+  d.submit_trim(d.now(), cap / 2 + 512, 4096);
+  EXPECT_EQ(d.ftl().mapped_pages(), before);
+  EXPECT_EQ(d.ftl().check_consistency(), "");
+}
+
+}  // namespace
+}  // namespace pts::sim

@@ -89,6 +89,38 @@ TEST(SimTarget, EveryProblemAtOnce) {
   EXPECT_FALSE(parse_sim_target("sim:demo,capacity").ok());
 }
 
+TEST(SimGeometry, ACapacityOverrideKeepsTheSpare) {
+  // demo's 48 MiB superblocks at 4 GiB were 92: the 3 kept free and the open frontiers held
+  // most of the 7 % spare. The blocks now shrink with the capacity (the profile's superblock
+  // count kept), and with the profile's blocks given explicitly the target is refused.
+  auto demo = parse_sim_target("sim:demo@/tmp/x.simdrive");
+  auto small = parse_sim_target("sim:demo,capacity=4GiB,op=7%@/tmp/x.simdrive");
+  ASSERT_TRUE(demo.ok() && small.ok());
+  const Geometry full(demo->params), g(small->params);
+  EXPECT_EQ(small->params.pages_per_block, 1647u);  // 12288 x 4 GiB / 32 GB = 549.5 wordlines -> 549
+  EXPECT_NEAR(double(g.superblocks), double(full.superblocks), 2.0);
+  EXPECT_EQ(g.reserve_superblocks, 4u);
+  // Spare after the reserve, by hand: (682 - 4) x 1647 pages over 2^20 user pages, less 1.
+  EXPECT_EQ(g.superblocks, 682u);
+  EXPECT_NEAR(g.spare_after_reserve(), (682.0 - 4) * 1647 / 1048576 - 1, 1e-12);
+  ASSERT_EQ(small->derived.size(), 1u);
+  EXPECT_EQ(small->derived[0].first, "pages_per_block");
+  EXPECT_NE(small->text().find("pages_per_block=1647"), std::string::npos);  // resume reopens the same drive
+  auto again = parse_sim_target(small->text());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(all_values(again->params), all_values(small->params));
+  auto refused = parse_sim_target("sim:demo,capacity=4GiB,op=7%,pages_per_block=12288@/tmp/x.simdrive");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("92 superblocks of 48 MiB"), std::string::npos) << refused.error().message();
+  EXPECT_NE(refused.error().message().find("at least half must remain"), std::string::npos);
+  EXPECT_FALSE(parse_sim_target("sim:dc-tlc-2t,capacity=1GiB@/tmp/x.simdrive").ok());  // 12 MiB blocks at least
+  // A larger capacity keeps the profile's blocks.
+  auto big = parse_sim_target("sim:demo,capacity=64GiB@/tmp/x.simdrive");
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(big->params.pages_per_block, 12288u);
+  EXPECT_TRUE(big->derived.empty());
+}
+
 TEST(SimGeometry, DerivesLayoutAndMemory) {
   auto p = profile_params("dc-tlc-2t").value();
   Geometry g(p);

@@ -214,6 +214,105 @@ TEST(SimStateFile, TornLastRecordIsDroppedAnythingElseIsRefusedUntouched) {
   refused(good, *demo, "profile 'tiny'");
 }
 
+/// The log records of a state file, read by the layout state_file.cpp documents (not by its
+/// reader): each one's offset and its length and checksum fields' offsets.
+struct RecordAt {
+  size_t start = 0, length_at = 0, checksum_at = 0, end = 0;
+};
+std::vector<RecordAt> log_records(const std::string& bytes) {
+  auto u32 = [&](size_t at) { uint32_t v; std::memcpy(&v, bytes.data() + at, 4); return v; };
+  auto u64 = [&](size_t at) { uint64_t v; std::memcpy(&v, bytes.data() + at, 8); return v; };
+  size_t at = 16 + 4;                 // magic, format
+  at += 4 + u32(at) + 8;              // header length, header, its checksum
+  at += 8 + u64(at) + 8;              // snapshot length, snapshot, its checksum
+  std::vector<RecordAt> out;
+  while (at < bytes.size()) {
+    RecordAt r;
+    r.start = at;
+    EXPECT_EQ(u32(at), 0x43455253u) << "record magic at " << at;
+    r.length_at = at + 8;
+    r.checksum_at = at + 24 + u64(at + 8);
+    r.end = r.checksum_at + 8;
+    out.push_back(r);
+    at = r.end;
+  }
+  EXPECT_EQ(at, bytes.size());
+  return out;
+}
+
+TEST(SimStateFile, EveryDamagedRecordIsRefusedUntouchedNamingItsOffset) {
+  // The damage matrix: every record of a log (cells, host idle, Set Features, anchors, clean
+  // closes), its length field (the high byte, as a flipped bit would; one more, as a miscount
+  // would) and its checksum: a writable open refuses each (BadInput: exit 2) naming the
+  // record's byte offset, and the file's bytes stay as they were. The last record too: it is
+  // complete by its length, so it is not a torn tail.
+  simtest::TempDir dir;
+  const auto t = tiny_target(dir.file("d.simdrive"), ",plp=0");
+  for (int writer = 0; writer < 2; ++writer) {
+    auto dev = open_sim_device(t, true);
+    ASSERT_TRUE(dev.ok()) << dev.error().message();
+    ASSERT_TRUE(run_cell(*dev, spec(0, 4096, 2, 16, 0.5, 3 + writer)).ok());
+    EXPECT_TRUE(dev->clock->idle_ns(500'000'000));
+    ASSERT_TRUE(dev->session->begin_change(RecordType::SetWriteCache).ok());
+    dev->session->drive().set_vwc(writer == 0);
+    dev->session->set_write_cache(writer == 0);
+    ASSERT_TRUE(run_cell(*dev, spec(30, 8192, 1, 4, 0.5, 9 + writer)).ok());
+    ASSERT_TRUE(dev->session->close().ok());
+  }
+  const std::string good = read_all(t.state_path);
+  const auto records = log_records(good);
+  ASSERT_GE(records.size(), 10u);
+  struct Damage {
+    const char* field;
+    size_t at;
+    uint8_t mask;
+    int add;
+  };
+  int refused = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const RecordAt& r = records[i];
+    for (const Damage& d : {Damage{"length, high byte", r.length_at + 7, 0x40, 0},
+                            Damage{"length, one more", r.length_at, 0, 1},
+                            Damage{"checksum", r.checksum_at + 3, 0x01, 0}}) {
+      std::string bytes = good;
+      bytes[d.at] = static_cast<char>(d.mask ? uint8_t(bytes[d.at]) ^ d.mask : uint8_t(bytes[d.at]) + d.add);
+      write_all(t.state_path, bytes);
+      auto dev = open_sim_device(t, true);
+      const std::string what = "record " + std::to_string(i + 1) + " of " + std::to_string(records.size()) +
+                               " (byte " + std::to_string(r.start) + "), " + d.field;
+      ASSERT_FALSE(dev.ok()) << what << ": opened";
+      EXPECT_EQ(dev.error().kind, core::ErrorKind::BadInput) << what;
+      EXPECT_NE(dev.error().message().find("at byte " + std::to_string(r.start) + " "), std::string::npos)
+          << what << ": " << dev.error().message();
+      EXPECT_EQ(read_all(t.state_path), bytes) << what << ": the file changed";
+      ++refused;
+    }
+  }
+  std::printf("damage matrix: %zu records x 3 damages, %d refused, file untouched\n", records.size(), refused);
+  // Torn tails, and only those, are dropped: the last record cut anywhere (inside its header,
+  // its payload or its checksum), or zero bytes after the last record (an append that never
+  // reached the disk).
+  const RecordAt& last = records.back();
+  for (size_t cut = last.start + 1; cut < last.end; cut += std::max<size_t>(1, (last.end - last.start) / 7)) {
+    write_all(t.state_path, good.substr(0, cut));
+    {
+      auto dev = open_sim_device(t, true);
+      ASSERT_TRUE(dev.ok()) << "cut at " << cut << ": " << dev.error().message();
+      EXPECT_TRUE(dev->session->stats().dropped_torn_tail) << cut;
+      dev->session->abandon();
+    }
+    EXPECT_EQ(read_all(t.state_path), good.substr(0, last.start)) << "cut at " << cut;
+  }
+  write_all(t.state_path, good + std::string(300, '\0'));
+  {
+    auto dev = open_sim_device(t, true);
+    ASSERT_TRUE(dev.ok()) << dev.error().message();
+    EXPECT_TRUE(dev->session->stats().dropped_torn_tail);
+    dev->session->abandon();
+  }
+  EXPECT_EQ(read_all(t.state_path), good);
+}
+
 TEST(SimStateFile, OneWriterAtATime) {
   simtest::TempDir dir;
   const auto t = tiny_target(dir.file("d.simdrive"));

@@ -1,0 +1,203 @@
+// sim/ftl_gc.cpp — see ftl.h: garbage collection. GC pacing: when a victim with v valid pages
+// (of S) is chosen, cleaning it frees S - v pages net, while the host writes S - v pages
+// meanwhile; so GC copies v / (S - v) pages per host page (kept exact in integers: num_ /
+// den_), and the free pool stays where it was. Forced GC (clean a whole victim at once) only
+// runs when a frontier would otherwise find no free superblock. A superblock whose pages are
+// all valid is never a victim (it frees nothing). Host idle cleans a program unit of copies
+// per step up to idle_gc_free free superblocks.
+//
+// Relocation in lpn order: the copies' mapping updates are the one random memory access of
+// GC (~7 per host write at 7 % spare, each into a multi-gigabyte table). So a victim's valid
+// pages move all at once when it is selected: their lpns are collected in physical order
+// (a sequential scan of the bitmap and reverse map), radix-sorted, and the mapping is
+// updated in that order, a sweep over the table, each copy appended to the GC frontier. The
+// flash work stays where it was in time: each host write's share of copies reports the
+// group reads (physical order), program units and, at the end, the erase that the copies
+// would have done then. What changes: a host write to a victim page while the victim is
+// being cleaned finds it already copied (the copy is wasted; before, the copy was saved),
+// and a read of it reads the copy.
+#include <algorithm>
+
+#include "sim/ftl.h"
+
+namespace pts::sim {
+
+namespace {
+
+void radix_sort(std::vector<uint32_t>& a, std::vector<uint32_t>& tmp, uint32_t key_bits) {
+  const uint32_t passes = std::max(1u, (key_bits + 10) / 11);
+  const uint32_t digit = (key_bits + passes - 1) / passes;
+  const uint32_t mask = (1u << digit) - 1;
+  tmp.resize(a.size());
+  std::vector<uint32_t> count(size_t{1} << digit);
+  for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit) {
+    std::fill(count.begin(), count.end(), 0u);
+    for (uint32_t v : a) ++count[(v >> shift) & mask];
+    uint32_t sum = 0;
+    for (uint32_t& c : count) {
+      const uint32_t n = c;
+      c = sum;
+      sum += n;
+    }
+    for (uint32_t v : a) tmp[count[(v >> shift) & mask]++] = v;
+    a.swap(tmp);
+  }
+}
+
+}  // namespace
+
+void Ftl::gc_pace() {
+  if (victim_ < 0) return;
+  credit_ += num_;
+  while (credit_ >= den_) {
+    credit_ -= den_;
+    if (!relocate_one()) return;
+  }
+}
+
+bool Ftl::relocate_one() {
+  if (copied_ >= to_copy_) {
+    finish_victim();
+    return false;
+  }
+  const uint64_t k = copied_++;
+  if (next_read_ < reads_.size() && reads_[next_read_].at == k) {  // first copy of its group
+    if (sink_) sink_->gc_read(reads_[next_read_].die, reads_[next_read_].pages);
+    ++next_read_;
+  }
+  ++counters_.gc_pages;
+  if (next_unit_ < units_.size() && units_[next_unit_].at == k) {
+    if (sink_) sink_->gc_unit(units_[next_unit_].die);
+    ++next_unit_;
+  }
+  if (copied_ == to_copy_) {
+    finish_victim();
+    return false;
+  }
+  return true;
+}
+
+void Ftl::select_victim() {
+  sync();
+  int64_t best = -1;
+  for (uint32_t i = 0; i < sbs_.size(); ++i) {
+    const Superblock& s = sbs_[i];
+    // A superblock with every page valid frees nothing: copying it only moves it (a drive
+    // filled once, sequentially, has nothing else; cleaning those was a copy storm).
+    if (s.state != SbState::Closed || s.valid >= geo_.sb_pages) continue;
+    if (best < 0) {
+      best = i;
+      continue;
+    }
+    const Superblock& b = sbs_[best];
+    const bool better = policy_ == GcPolicy::Greedy
+                            ? (s.valid < b.valid || (s.valid == b.valid && s.closed_seq < b.closed_seq))
+                            : s.closed_seq < b.closed_seq;
+    if (better) best = i;
+  }
+  victim_ = best;
+  credit_ = 0;
+  if (best < 0) return;
+  num_ = sbs_[best].valid;
+  den_ = geo_.sb_pages > num_ ? geo_.sb_pages - num_ : 1;
+  move_victim();
+}
+
+void Ftl::move_victim() {
+  settle_bitmap();
+  const uint64_t base = uint64_t(victim_) * geo_.sb_pages, end = base + geo_.sb_pages;
+  reads_.clear();
+  units_.clear();
+  next_read_ = next_unit_ = copied_ = 0;
+  // The valid pages in physical order: their lpns, and one read per multi-plane group.
+  std::vector<uint32_t>& lpns = sort_a_;
+  lpns.clear();
+  uint64_t group = UINT64_MAX;
+  for (uint64_t p = base; p < end;) {
+    const uint64_t w = valid_[p >> 6] >> (p & 63);
+    if (!w) {
+      p = (p | 63) + 1;
+      continue;
+    }
+    p += static_cast<uint64_t>(__builtin_ctzll(w));
+    if (p >= end) break;
+    if (const uint64_t g = geo_.group_of(p); g != group) {
+      group = g;
+      reads_.push_back({static_cast<uint32_t>(lpns.size()), geo_.die_of(p), 0});
+    }
+    ++reads_.back().pages;
+    lpns.push_back(p2l_[p]);
+    ++p;
+  }
+  to_copy_ = lpns.size();
+  // Clear the victim's validity bits (whole words inside, bit by bit at the edges).
+  uint64_t p = base;
+  for (; p < end && (p & 63); ++p) clear_valid(p);
+  for (; p + 64 <= end; p += 64) valid_[p >> 6] = 0;
+  for (; p < end; ++p) clear_valid(p);
+  sbs_[victim_].valid = 0;
+  // Move them in lpn order: the mapping updates sweep the table (prefetched ahead).
+  uint32_t key_bits = 1;
+  while (key_bits < 32 && (uint64_t{1} << key_bits) < geo_.user_pages) ++key_bits;
+  radix_sort(lpns, sort_b_, key_bits);
+  const size_t n = lpns.size();
+  // Placement first, in order; then the mapping entries, a sweep over the table. Pipelined,
+  // the map thread takes the upper half of the sweep (before any host write pushed after
+  // this) and this thread the lower half, at the same time.
+  moved_to_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t np = append(gc_, false);
+    moved_to_[i] = static_cast<uint32_t>(np);
+    p2l_[np] = lpns[i];
+    set_valid(np);
+    ++sbs_[gc_.sb].valid;
+    if (geo_.in_unit(gc_.offset) == 0) units_.push_back({static_cast<uint32_t>(i), geo_.die_of(np), 0});
+  }
+  const size_t mine = pipelined_ ? n / 2 : n;
+  if (mine < n) map_->push_sweep(lpns.data() + mine, moved_to_.data() + mine, n - mine);
+  mapping::sweep(l2p_.data(), lpns.data(), moved_to_.data(), mine);
+}
+
+void Ftl::finish_victim() {
+  const uint32_t sb = static_cast<uint32_t>(victim_);
+  Superblock& s = sbs_[sb];
+  if (sink_) sink_->erase(sb);
+  ++s.erases;
+  ++counters_.erases;
+  s.state = SbState::Free;
+  s.valid = 0;
+  s.first_unit_seq = kNotBuffered;
+  s.dirty = false;
+  free_.push_back(sb);
+  clear_victim();
+  if (free_.size() <= gc_free_) select_victim();
+}
+
+void Ftl::force_gc() {
+  // Keep one free superblock for the GC frontier: clean whole victims until two are free.
+  while (free_.size() <= 1) {
+    if (victim_ < 0) select_victim();
+    if (victim_ < 0) return;
+    ++counters_.forced_gc;
+    while (relocate_one()) {
+    }
+  }
+}
+
+bool Ftl::idle_gc_step() {
+  if (free_.size() >= idle_gc_free_) return false;
+  if (victim_ < 0) select_victim();
+  if (victim_ < 0) return false;
+  for (uint32_t i = 0; i < geo_.unit_pages; ++i)
+    if (!relocate_one()) break;
+  return true;
+}
+
+void Ftl::clear_victim() {
+  victim_ = -1;
+  reads_.clear();
+  units_.clear();
+  next_read_ = next_unit_ = copied_ = to_copy_ = 0;
+}
+
+}  // namespace pts::sim

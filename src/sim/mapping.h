@@ -1,0 +1,91 @@
+// sim/mapping.h — the FTL's mapping update, the one code both of its paths run: the FTL's own
+// thread (sim/ftl.cpp) and, in a write-only cell, its map thread (sim/map_thread.cpp), which
+// must apply exactly the updates the single-thread FTL would, in the same order, so that the
+// results are the same bit for bit. The mapping table holds ppn + 1 per lpn (0: unmapped)
+// with a flag for stored bytes; the validity bitmap one bit per physical page. A page that
+// stops being valid has its bit cleared in bursts (StaleBits). Header-only, inline: it sits
+// on the hot path of every host write and every GC copy. May use: sim/bytes.h (prefetch).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sim/bytes.h"
+
+namespace pts::sim::mapping {
+
+/// Entry flag: some sectors of the page hold stored bytes (block access); kept by a GC move,
+/// dropped by a host write.
+inline constexpr uint32_t kStored = 0x80000000u;
+inline constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
+
+// Entries hold ppn + 1, so the zero pages of a fresh (or purged) table mean "unmapped": a
+// 2 TB drive's table costs nothing until it is written.
+inline uint32_t pack(uint64_t ppn) { return static_cast<uint32_t>(ppn + 1); }
+inline uint32_t unpack(uint32_t e) { return e == 0 ? kUnmapped : (e & ~kStored) - 1; }
+
+inline void set_valid(uint64_t* valid, uint64_t ppn) { valid[ppn >> 6] |= uint64_t{1} << (ppn & 63); }
+inline void clear_valid(uint64_t* valid, uint64_t ppn) { valid[ppn >> 6] &= ~(uint64_t{1} << (ppn & 63)); }
+
+/// Warms the validity word of the page `lpn` maps to now (the second random access of a host
+/// write; it reads the entry, so the entry should be in by then). Through prefetch_line: GCC 12
+/// -O2 dropped the __builtin_prefetch here, whose address comes from a loaded entry.
+inline void prefetch_old_bit(const uint32_t* l2p, const uint64_t* valid, uint64_t lpn) {
+  if (const uint32_t e = l2p[lpn]) prefetch_line(&valid[((e & ~kStored) - 1) >> 6]);
+}
+
+/// Pages invalidated whose bit is still set. Clearing one bit per host write was a random
+/// read-modify-write the host loop's prefetch did not hide (about 135 ns a host write on
+/// dc-tlc-2t: the single costliest instruction of the simulator); cleared kBurst at a time,
+/// the misses overlap. Order does not matter: a bit set later is another page's, or this
+/// page's after an erase, and an erase follows a victim scan, which settles first. Until
+/// settled, the bitmap is the true one plus these pages: read it only after settle().
+struct StaleBits {
+  static constexpr uint32_t kBurst = 64;
+  uint32_t n = 0;
+  uint32_t page[kBurst] = {};
+
+  void settle(uint64_t* valid) {
+    for (uint32_t i = 0; i < n; ++i) __builtin_prefetch(&valid[page[i] >> 6], 1, 3);
+    for (uint32_t i = 0; i < n; ++i) clear_valid(valid, page[i]);
+    n = 0;
+  }
+  void add(uint32_t ppn, uint64_t* valid) {
+    page[n++] = ppn;
+    if (n == kBurst) settle(valid);
+  }
+};
+
+/// One host write of `lpn`: the old page, if any, stops being valid (`retire(old_ppn)` counts
+/// it in its superblock; its bit goes in the next burst), then the page is placed (`place()`
+/// returns the new ppn: the single-thread FTL appends to its frontier here, after the
+/// invalidation, because opening a superblock may choose a victim and the victim must see it),
+/// then the entry and the new page's bit are set. Returns the old entry (0: it was unmapped;
+/// its kStored flag: stored bytes were overwritten).
+template <class Retire, class Place>
+inline uint32_t host_write(uint32_t* l2p, uint64_t* valid, StaleBits& stale, uint64_t lpn, Retire&& retire,
+                           Place&& place) {
+  const uint32_t old = l2p[lpn];
+  if (old) {
+    const uint32_t op = (old & ~kStored) - 1;
+    retire(op);
+    stale.add(op, valid);
+  }
+  const uint64_t ppn = place();
+  l2p[lpn] = pack(ppn);
+  set_valid(valid, ppn);
+  return old;
+}
+
+/// GC moves `n` pages, lpns[i] to nps[i] (lpns sorted: one sweep over the table, prefetched a
+/// fixed distance ahead), each entry's kStored flag kept. The new pages' bits are the caller's.
+inline void sweep(uint32_t* l2p, const uint32_t* lpns, const uint32_t* nps, size_t n) {
+  constexpr size_t kAhead = 32;
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) __builtin_prefetch(&l2p[lpns[i + kAhead]], 1, 3);
+    const uint32_t lpn = lpns[i];
+    l2p[lpn] = (nps[i] + 1) | (l2p[lpn] & kStored);
+  }
+}
+
+}  // namespace pts::sim::mapping
