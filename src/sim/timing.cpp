@@ -38,7 +38,21 @@ uint64_t FlashChannel::book_priority(uint64_t t, uint64_t ns) {
     for (int i = 1; i < n; ++i) start[i - 1] = start[i], end[i - 1] = end[i];
     --n;
   }
-  const uint64_t s = t > prio_free ? t : prio_free;
+  if (prio_n == kPrioSlots) {  // forget the oldest priority interval, as book() does
+    prio_floor = prio_end[0];
+    for (int i = 1; i < prio_n; ++i) prio_start[i - 1] = prio_start[i], prio_end[i - 1] = prio_end[i];
+    --prio_n;
+  }
+  uint64_t s = t > prio_floor ? t : prio_floor;
+  int p = 0;
+  for (; p < prio_n; ++p) {
+    if (s + ns <= prio_start[p]) break;
+    if (prio_end[p] > s) s = prio_end[p];
+  }
+  for (int j = prio_n; j > p; --j) prio_start[j] = prio_start[j - 1], prio_end[j] = prio_end[j - 1];
+  prio_start[p] = s;
+  prio_end[p] = s + ns;
+  ++prio_n;
   bool conflict = s < floor;
   int i = 0;
   for (; i < n && !conflict; ++i) {
@@ -53,7 +67,6 @@ uint64_t FlashChannel::book_priority(uint64_t t, uint64_t ns) {
     end[i] = s + ns;
     ++n;
   }
-  prio_free = s + ns;
   return s + ns;
 }
 
@@ -124,26 +137,22 @@ uint64_t FlashTiming::book(DieState& d, uint64_t t, uint64_t ns, DieWork kind) {
   return s + ns;
 }
 
-uint64_t FlashTiming::background_read(uint32_t die, uint64_t t, uint64_t bytes) {
+uint64_t FlashTiming::queued_read(uint32_t die, uint64_t t, uint64_t bytes, DieWork kind) {
   DieState& d = dies_[die];
   drop_finished(d);
   const uint64_t busy = d.busy_until();
   const uint64_t s = t > busy ? t : busy;
   const uint64_t end = chan_[die % channels_].book(s + sense_ns(), bytes * chan_ps_per_byte_ / 1000);
-  d.ops.push_back({s - d.shift, end - d.shift, DieWork::GcRead, 0});
+  d.ops.push_back({s - d.shift, end - d.shift, kind, 0});
   return end;
 }
 
+uint64_t FlashTiming::background_read(uint32_t die, uint64_t t, uint64_t bytes) {
+  return queued_read(die, t, bytes, DieWork::GcRead);
+}
+
 uint64_t FlashTiming::host_read(uint32_t die, uint64_t t, uint64_t bytes) {
-  if (!priority_) {  // first come, first served: behind everything booked on the die
-    DieState& d = dies_[die];
-    drop_finished(d);
-    const uint64_t busy = d.busy_until();
-    const uint64_t s = t > busy ? t : busy;
-    const uint64_t end = chan_[die % channels_].book(s + sense_ns(), bytes * chan_ps_per_byte_ / 1000);
-    d.ops.push_back({s - d.shift, end - d.shift, DieWork::HostRead, 0});
-    return end;
-  }
+  if (!priority_) return queued_read(die, t, bytes, DieWork::HostRead);  // first come, first served
   DieState& d = dies_[die];
   drop_finished(d);
   uint64_t rs = t > d.read_free ? t : d.read_free;  // host reads on a die are served in order
@@ -233,7 +242,7 @@ uint64_t FlashTiming::erase(uint32_t die, uint64_t t) { return book(dies_[die], 
 uint64_t FlashTiming::all_idle() const {
   uint64_t t = std::max({ctrl_free_, link_in_free_, link_out_free_, ftl_free_});
   for (const auto& d : dies_) t = std::max(t, d.busy_until());
-  for (const auto& c : chan_) t = std::max(t, c.free_at() + c.debt);
+  for (const auto& c : chan_) t = std::max({t, c.free_at() + c.debt, c.prio_n ? c.prio_end[c.prio_n - 1] : c.prio_floor});
   return t;
 }
 
@@ -264,7 +273,12 @@ void FlashTiming::save(ByteWriter& out) const {
   for (const auto& c : chan_) {
     out.u64(c.floor);
     out.u64(c.debt);
-    out.u64(c.prio_free);
+    out.u64(c.prio_floor);
+    out.u32(static_cast<uint32_t>(c.prio_n));
+    for (int i = 0; i < c.prio_n; ++i) {
+      out.u64(c.prio_start[i]);
+      out.u64(c.prio_end[i]);
+    }
     out.u32(static_cast<uint32_t>(c.n));
     for (int i = 0; i < c.n; ++i) {
       out.u64(c.start[i]);
@@ -305,7 +319,14 @@ bool FlashTiming::load(ByteReader& in) {
   for (auto& c : chan_) {
     c.floor = in.u64();
     c.debt = in.u64();
-    c.prio_free = in.u64();
+    c.prio_floor = in.u64();
+    const uint32_t pn = in.u32();
+    if (pn > FlashChannel::kPrioSlots) return false;
+    c.prio_n = static_cast<int>(pn);
+    for (int i = 0; i < c.prio_n; ++i) {
+      c.prio_start[i] = in.u64();
+      c.prio_end[i] = in.u64();
+    }
     const uint32_t n = in.u32();
     if (n > FlashChannel::kSlots) return false;
     c.n = static_cast<int>(n);

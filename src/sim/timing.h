@@ -36,7 +36,12 @@ struct FlashChannel {
   uint64_t start[kSlots] = {}, end[kSlots] = {};
   int n = 0;
   uint64_t debt = 0;      ///< priority transfer time the next background booking waits for
-  uint64_t prio_free = 0; ///< end of the last priority transfer
+  /// The priority transfers' own busy intervals (they fill gaps among themselves: a read sensed
+  /// early on an idle die does not wait for one booked before it but sensed later).
+  static constexpr int kPrioSlots = 16;
+  uint64_t prio_floor = 0;
+  uint64_t prio_start[kPrioSlots] = {}, prio_end[kPrioSlots] = {};
+  int prio_n = 0;
   uint64_t free_at() const { return n ? end[n - 1] : floor; }
   /// Books `ns` of transfer ready at `t` in the first gap that holds it (after any debt);
   /// returns its end.
@@ -142,6 +147,8 @@ class FlashTiming {
   uint64_t jitter();
   /// Sensing time of one read, retries included.
   uint64_t sense_ns();
+  /// A read queued behind everything booked on `die` (GC reads; host reads without priority).
+  uint64_t queued_read(uint32_t die, uint64_t t, uint64_t bytes, DieWork kind);
   /// Books background work of `ns` on `d` from `t`; returns its end.
   uint64_t book(DieState& d, uint64_t t, uint64_t ns, DieWork kind);
   void drop_finished(DieState& d);

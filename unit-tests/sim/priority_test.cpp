@@ -98,6 +98,22 @@ TEST(SimPriority, HostReadsGoAheadOfGcReads) {
   }
 }
 
+TEST(SimPriority, AReadSensedEarlyDoesNotWaitOnTheChannelForOneBookedBeforeIt) {
+  // Two dies on one channel: three reads queued on die 0, then one on idle die 1. Its data is
+  // sensed first, so it crosses the channel first (priority transfers fill gaps among
+  // themselves; serialized in booking order, 16 x QD 16 reads ran at half their rate).
+  auto p = quiet();
+  p.dies = 2;
+  const Geometry g(p);
+  FlashTiming t(p, g, 1);
+  const uint64_t xfer = xfer_ns(4096, p.channel_mbps);
+  t.host_time(0);
+  uint64_t last0 = 0;
+  for (int i = 0; i < 3; ++i) last0 = t.host_read(0, 0, 4096);
+  EXPECT_GE(last0, 3 * p.read_ns);
+  EXPECT_LE(t.host_read(1, 0, 4096), p.read_ns + 2 * xfer);
+}
+
 TEST(SimPriority, PageTypesTakeTheirSharesOfTprog) {
   auto p = quiet();
   const Geometry g(p);
