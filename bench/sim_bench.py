@@ -5,6 +5,9 @@ for the demo: the same paths a user takes), each printing its measured figures b
 usage: sim_bench.py PTSUITE wa [--capacity 16GiB]     WA vs the closed form (greedy, 4 KiB random)
        sim_bench.py PTSUITE calibration [--fills 6]   dc-tlc-2t vs the published figures (on a
                                                        1/16 scale model that keeps its parallelism)
+       sim_bench.py PTSUITE qos                       4 KiB random read mean/99 %/99.99 % at QD 1, no
+                                                       writes and under a 70/30 mix, with and without
+                                                       read priority (suspend), dc-tlc-2t at 1/16
        sim_bench.py PTSUITE speed [--fills 4] [--no-demo]  the full-length IOPS test on sim:demo,
                                                        then 4 drive fills of 4 KiB random writes on
                                                        dc-tlc-2t: wall time, memory (/usr/bin/time),
@@ -155,12 +158,15 @@ def bench_calibration(args):
     wa bench); --fills 0 skips it."""
     fills = float(args[args.index("--fills") + 1]) if "--fills" in args else 6.0
     t, cap = scaled_target(f"{WORK}/cal.simdrive")
-    print("dc-tlc-2t against the published figures of a 2 TB enterprise TLC NVMe drive (2018), 15 % target")
+    print("dc-tlc-2t against the published figures of a 2 TB enterprise TLC NVMe drive (2018): the four it is")
+    print("fitted to (15 % target), then the published figures it was not fitted to (checks, 25 % target)")
     t0 = time.time()
     ok = equivalence(info_json(f"sim:dc-tlc-2t@{WORK}/full-info.simdrive"), info_json(t))
     rows = []
+    checks = []  # (figure, published or None, simulated, source)
     # Latency and read points on a drive whose every LBA is mapped (one sequential fill).
-    spec(t, "--rw", "write", "--bs", "128k", "--threads", "1", "--oio", "32", "--bytes", str(cap))
+    r = spec(t, "--rw", "write", "--bs", "128k", "--threads", "1", "--oio", "32", "--bytes", str(cap))
+    checks.append(("128 KiB sequential write from FOB, QD 32: MB/s", 1050, r["mbps"], SEQ_WRITE_SOURCE))
     serial = serial_of(t)
     c = ["--confirm", serial]
     r = spec(t, *c, "--rw", "randread", "--bs", "4k", "--threads", "1", "--oio", "1", "--seconds", "10", "--seed", "3")
@@ -211,8 +217,60 @@ def bench_calibration(args):
         ok = ok and flat
         print(f"{'steady write IOPS, QD 16..256: (max - min) / mean (published ~2 %)':<66} {'<= 5 %':>10} "
               f"{100 * spread:>9.1f}% {'':>8}  {'ok' if flat else 'STILL CLIMBING'}")
+    if fills > 0:
+        # 70/30 mix at steady state, on the same drive: a check (the issue keeps it out of the fit).
+        r = spec(t, *c, "--rw", "randrw", "--read-pct", "70", "--bs", "4k", "--threads", "4", "--oio", "32",
+                 "--seconds", "20", "--seed", "40")
+        checks.append(("4 KiB random 70/30 mix, steady state, 4 x QD 32: IOPS", None, r["iops"], MIX_SOURCE))
+        r = spec(t, *c, "--rw", "randread", "--bs", "4k", "--threads", "1", "--oio", "1", "--seconds", "10", "--seed", "41")
+        checks.append(("4 KiB random read QD 1 after steady state: 99 % (ms)", None, r["read_lat_us"]["p99"] / 1000, QOS_SOURCE))
+        checks.append(("4 KiB random read QD 1 after steady state: 99.99 % (ms)", None, r["read_lat_us"]["p99_99"] / 1000,
+                       QOS_SOURCE))
+    print("Checks (published figures dc-tlc-2t was not fitted to, 25 % target):")
+    print(f"{'figure':<66} {'published':>10} {'simulated':>10} {'error':>8}  verdict")
+    for name, want, got, source in checks:
+        if want is None:
+            print(f"{name:<66} {'-':>10} {got:>10.4g} {'':>8}  NO PUBLISHED FIGURE FOUND ({source})")
+            continue
+        good = within(got, want, 0.25)
+        ok = ok and good
+        print(f"{name:<66} {want:>10.4g} {got:>10.4g} {100 * (got - want) / want:>+7.1f}%  {'ok' if good else 'MISSED'}"
+              f"  ({source})")
     print(f"(bench wall time {time.time() - t0:.0f} s)")
     return ok
+
+
+SEQ_WRITE_SOURCE = ("Intel SSD DC P4500 2.0 TB, sequential write 1.05 GBps: Lenovo product guide, "
+                    "http://88.208.23.73:8080/en/manual/lenovo/4xb7a08539/202486?page=3 (a 2017 drive of the class)")
+MIX_SOURCE = "no vendor brief of a 2 TB 2018 enterprise TLC drive with a 70/30 figure was found in the stored pages"
+QOS_SOURCE = "no vendor brief with 99 %/99.99 % read QoS of such a drive was found in the stored pages"
+
+
+def qos_drive(path, priority):
+    """dc-tlc-2t at 1/SCALE (see scaled_target), with or without read priority."""
+    t, cap = scaled_target(path)
+    return t.replace("@", f",read_priority={1 if priority else 0}@"), cap
+
+
+def bench_qos(args):
+    """4 KiB random read at QD 1: mean, 99 % and 99.99 % latency with no writes and under a 70/30
+    mix (reads at QD 1 while a writer keeps the dies programming), with and without read
+    priority (suspend), on dc-tlc-2t at 1/16 after one sequential fill."""
+    print("4 KiB random read latency on dc-tlc-2t (1/16 scale model, after one sequential fill), 10 s each")
+    print(f"  {'case':<48} {'read_priority':>13} {'IOPS':>9} {'mean us':>9} {'99 % us':>9} {'99.99 % us':>10}")
+    for priority in (True, False):
+        t, cap = qos_drive(f"{WORK}/qos-{int(priority)}.simdrive", priority)
+        spec(t, "--rw", "write", "--bs", "128k", "--threads", "1", "--oio", "32", "--bytes", str(cap))
+        c = ["--confirm", serial_of(t)]
+        for name, extra in (("reads only, QD 1", ["--rw", "randread", "--oio", "1"]),
+                            ("70/30 mix, QD 1", ["--rw", "randrw", "--read-pct", "70", "--oio", "1"]),
+                            ("70/30 mix, 4 x QD 32", ["--rw", "randrw", "--read-pct", "70", "--oio", "32",
+                                                      "--threads", "4"])):
+            r = spec(t, *c, "--bs", "4k", "--seconds", "10", "--seed", "7", *extra)
+            lat = r["read_lat_us"]
+            print(f"  {name:<48} {int(priority):>13} {r['iops']:>9.0f} {lat['mean']:>9.1f} {lat['p99']:>9.1f} "
+                  f"{lat['p99_99']:>10.1f}")
+    return True
 
 
 def state_memory_bytes(target):
@@ -288,12 +346,12 @@ def bench_speed(args):
 
 def main():
     global PTSUITE, WORK
-    if len(sys.argv) < 3 or sys.argv[2] not in ("wa", "calibration", "speed"):
+    if len(sys.argv) < 3 or sys.argv[2] not in ("wa", "calibration", "speed", "qos"):
         sys.exit(__doc__)
     PTSUITE = os.path.abspath(sys.argv[1])
     WORK = tempfile.mkdtemp(prefix="ptsuite-sim-bench.", dir="/var/tmp")
     try:
-        ok = {"wa": bench_wa, "calibration": bench_calibration, "speed": bench_speed}[sys.argv[2]](sys.argv[3:])
+        ok = {"wa": bench_wa, "calibration": bench_calibration, "speed": bench_speed, "qos": bench_qos}[sys.argv[2]](sys.argv[3:])
     finally:
         shutil.rmtree(WORK, ignore_errors=True)
     return 0 if ok else 1

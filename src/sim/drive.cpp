@@ -21,7 +21,7 @@ uint64_t mix64(uint64_t x) { return engine::splitmix64(x); }
 Drive::Drive(const SimParams& params, uint64_t salt)
     : params_(params),
       geo_(params),
-      timing_(params, geo_),
+      timing_(params, geo_, salt),
       buffer_(params.buffer_bytes / params.page_bytes),
       ftl_(geo_, params.gc, params.gc_free, params.idle_gc_free),
       salt_(salt),
@@ -49,7 +49,7 @@ void Drive::host_unit(uint32_t die, uint64_t seq) {
 void Drive::gc_unit(uint32_t die) { timing_.program(die, cur_t_); }
 
 void Drive::gc_read(uint32_t die, uint32_t pages) {
-  gc_ready_ = std::max(gc_ready_, timing_.read(die, cur_t_, uint64_t(pages) * geo_.page_bytes));
+  gc_ready_ = std::max(gc_ready_, timing_.background_read(die, cur_t_, uint64_t(pages) * geo_.page_bytes));
 }
 
 void Drive::erase(uint32_t) {
@@ -71,6 +71,7 @@ uint64_t Drive::submit_read(uint64_t t, uint64_t offset, uint32_t bytes) {
   if (ftl_.pipelined()) [[unlikely]] ftl_.end_pipeline();  // a read needs the whole mapping
   ++counters_.host_read_commands;
   counters_.host_read_bytes += bytes;
+  timing_.host_time(t);
   const uint64_t t1 = timing_.command(t, false);
   const uint64_t oldest = buffer_.oldest_at(t, ftl_.next_unit_seq());
   const uint64_t pb = geo_.page_bytes;
@@ -89,14 +90,14 @@ uint64_t Drive::submit_read(uint64_t t, uint64_t offset, uint32_t bytes) {
     const uint64_t lo = std::max(offset, lpn * pb), hi = std::min(end_off, (lpn + 1) * pb);
     const uint64_t g = geo_.group_of(ppn);
     if (g != group) {
-      if (group_bytes) ready = std::max(ready, timing_.read(group_die, t1, group_bytes));
+      if (group_bytes) ready = std::max(ready, timing_.host_read(group_die, t1, group_bytes));
       group = g;
       group_die = geo_.die_of(ppn);
       group_bytes = 0;
     }
     group_bytes += hi - lo;
   }
-  if (group_bytes) ready = std::max(ready, timing_.read(group_die, t1, group_bytes));
+  if (group_bytes) ready = std::max(ready, timing_.host_read(group_die, t1, group_bytes));
   return timing_.link_out(ready, bytes);
 }
 
@@ -106,6 +107,7 @@ uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
   counters_.host_write_bytes += bytes;
   sanitize_.global_erased = false;
   buffer_.oldest_at(t, ftl_.next_unit_seq());  // lets the buffer forget units gone by t
+  timing_.host_time(t);
   const uint64_t t1 = timing_.command(t, true);
   uint64_t admitted = timing_.link_in(t1, bytes);
   const uint64_t pb = geo_.page_bytes;
@@ -127,7 +129,9 @@ uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
           const uint64_t seq = ftl_.unit_seq_of(old);
           if (seq == Ftl::kNotBuffered || seq < buffer_.oldest_at(t, ftl_.next_unit_seq())) {
             ++counters_.rmw_reads;
-            rmw_ready_ = std::max(rmw_ready_, timing_.read(geo_.die_of(old), cur_t_, pb));
+            // Issued when the write is admitted (often ahead of host time): queued behind the
+            // die's work like GC's reads, not a host read.
+            rmw_ready_ = std::max(rmw_ready_, timing_.background_read(geo_.die_of(old), cur_t_, pb));
           }
         }
       }
@@ -167,11 +171,18 @@ void Drive::drop_stored(uint64_t lpn, uint64_t offset, uint64_t bytes) {
   if (it != stored_.end() && it->first < end) ftl_.mark_stored(lpn);  // other sectors remain
 }
 
+// Idle GC books its steps from the start of the idle period, as foreground GC books its work
+// from the host write that owes it: every die and channel serves its share first come, first
+// served, so the drive cleans at its parallelism. (Each step used to wait for the last step's
+// reads: idle GC then ran at one die's read rate, several times slower than a busy drive's.)
+// It stops once the booked work reaches the end of the idle period.
 void Drive::idle(uint64_t ns) {
   const uint64_t end = now_ + ns;
   if (!sanitizing()) {
+    timing_.host_time(now_);
     cur_t_ = now_;
-    while (timing_.all_idle() < end && ftl_.idle_gc_step()) cur_t_ = std::max(now_, gc_ready_);
+    while (timing_.all_idle() < end && ftl_.idle_gc_step()) {
+    }
   }
   now_ = end;
 }

@@ -47,6 +47,7 @@ class Drive final : public FlashSink {
   const SimParams& params() const { return params_; }
   const Geometry& geometry() const { return geo_; }
   const Ftl& ftl() const { return ftl_; }
+  const FlashTiming& timing() const { return timing_; }
   uint64_t capacity_bytes() const { return params_.capacity_bytes; }
 
   /// Virtual time: nanoseconds since the drive was made (its power-on time).

@@ -14,7 +14,7 @@ namespace pts::sim {
 
 namespace {
 
-enum class Kind { Bytes, Fraction, Uint, Us, Ms, Mbps, Bool, Policy, Ns };
+enum class Kind { Bytes, Fraction, Share, Uint, Us, Ms, Mbps, Bool, Policy, Ns };
 
 struct Param {
   ParamDoc doc;
@@ -91,17 +91,34 @@ const std::vector<Param>& params() {
       {{"pages_per_block", "count", "flash pages per block and plane"}, Kind::Uint, P_U32(pages_per_block)},
       {{"bits_per_cell", "count", "pages programmed together on one wordline (1 SLC, 2 MLC, 3 TLC, 4 QLC)"}, Kind::Uint, P_U32(bits_per_cell)},
       {{"read_us", "us", "tR: reading a page (all planes of one wordline page) into the die's register"}, Kind::Us, P_U32(read_ns)},
-      {{"prog_us", "us", "tPROG: programming one wordline on all planes (one program unit)"}, Kind::Us, P_U32(prog_ns)},
+      {{"prog_us", "us", "tPROG: programming one wordline on all planes and all its bits (one program unit); its page "
+                            "types (lower, middle, upper, ...) take 1:2:4:... shares of it, one after another"}, Kind::Us, P_U32(prog_ns)},
       {{"erase_us", "us", "tBERS: erasing one block on every plane of a die"}, Kind::Us, P_U32(erase_ns)},
       {{"channel_mbps", "MB/s", "flash channel transfer rate (10^6 B/s)"}, Kind::Mbps, P_DBL(channel_mbps)},
       {{"pcie_mbps", "MB/s", "host link transfer rate per direction (10^6 B/s)"}, Kind::Mbps, P_DBL(pcie_mbps)},
       {{"cmd_read_us", "us", "controller latency of a read command (fetch, lookup, completion)"}, Kind::Us, P_U32(cmd_read_ns)},
       {{"cmd_write_us", "us", "controller latency of a write command up to data in the buffer"}, Kind::Us, P_U32(cmd_write_ns)},
       {{"cmd_occupancy_ns", "ns", "controller busy time per command: the controller's IOPS limit is 1/this"}, Kind::Ns, P_U32(cmd_occupancy_ns)},
+      {{"ftl_page_ns", "ns", "controller (FTL) busy time per flash page programmed (host data, GC copies, padding): its "
+                             "program-rate limit is 1/this"}, Kind::Ns, P_U32(ftl_page_ns)},
       {{"buffer", "bytes", "write buffer holding host data until it is programmed"}, Kind::Bytes, P_U64(buffer_bytes)},
       {{"plp", "0|1", "1: the buffer is power-loss protected (no volatile write cache is reported); 0: a volatile write cache"}, Kind::Bool,
        [](const SimParams& p) { return double(p.plp); }, [](SimParams& p, double v) { p.plp = v != 0; }},
       {{"crypto_erase_ms", "ms", "duration of a crypto erase (Sanitize or Format NVM SES=2)"}, Kind::Ms, P_U32(crypto_erase_ms)},
+      {{"read_priority", "0|1", "1: host reads go ahead of queued flash work on their die and channel and suspend a "
+                                "program or erase in progress; 0: every die and channel first come, first served"}, Kind::Bool,
+       [](const SimParams& p) { return double(p.read_priority); }, [](SimParams& p, double v) { p.read_priority = v != 0; }},
+      {{"suspend_us", "us", "program suspend latency: from the suspend command until the die can sense a read"}, Kind::Us, P_U32(suspend_ns)},
+      {{"erase_suspend_us", "us", "erase suspend latency, likewise"}, Kind::Us, P_U32(erase_suspend_ns)},
+      {{"resume_us", "us", "extra die time a suspended program or erase takes when it resumes"}, Kind::Us, P_U32(resume_ns)},
+      {{"max_suspends", "count", "suspends one page program (or one erase) admits; later reads wait for it to end"}, Kind::Uint,
+       P_U32(max_suspends)},
+      {{"prog_var", "% or fraction", "each page program time is drawn uniformly within +-this share of its page type's time"},
+       Kind::Share, P_DBL(prog_var)},
+      {{"read_retry", "% or fraction", "probability that a flash read needs another read with shifted reference voltages "
+                                       "(each retry again with this probability); each costs one more tR"}, Kind::Share, P_DBL(read_retry)},
+      {{"ctrl_jitter_us", "us", "mean extra controller latency per command, exponentially distributed (firmware and "
+                                "interrupt scheduling)"}, Kind::Us, P_U32(ctrl_jitter_ns)},
   };
   return table;
 }
@@ -155,6 +172,17 @@ std::string apply_override(SimParams& p, const std::string& raw_name, const std:
       if (!(v > 0)) return what + "must be above 0 (a drive without spare space cannot garbage-collect)";
       break;
     }
+    case Kind::Share: {
+      const bool pct = value.back() == '%';
+      const std::string num = pct ? value.substr(0, value.size() - 1) : value;
+      v = std::strtod(num.c_str(), &end);
+      if (num.empty() || end != num.c_str() + num.size() || !(v >= 0))
+        return what + "not a percentage (10%) or a fraction (0.1)";
+      if (pct) v /= 100.0;
+      else if (v >= 1) return what + "a plain number must be a fraction below 1; write a percentage as " + num + "%";
+      if (!(v < 1)) return what + "must be below 100%";
+      break;
+    }
     case Kind::Policy:
       if (value == "greedy") v = 0;
       else if (value == "fifo") v = 1;
@@ -187,7 +215,8 @@ std::string param_value(const SimParams& p, const std::string& name) {
   const double v = param->get(p);
   switch (param->kind) {
     case Kind::Bytes: return format_bytes_exact(uint64_t(v));
-    case Kind::Fraction: return format_number(v * 100.0) + "%";
+    case Kind::Fraction:
+    case Kind::Share: return format_number(v * 100.0) + "%";
     case Kind::Policy: return v != 0 ? "fifo" : "greedy";
     case Kind::Bool: return v != 0 ? "1" : "0";
     case Kind::Us: return format_number(v / 1000.0);
@@ -252,6 +281,9 @@ core::Status validate(const SimParams& p) {
   if (p.read_ns == 0 || p.prog_ns == 0 || p.erase_ns == 0) e.push_back("read_us, prog_us, erase_us: must be above 0");
   if (!(p.channel_mbps > 0) || !(p.pcie_mbps > 0)) e.push_back("channel_mbps, pcie_mbps: must be above 0");
   if (p.pe_cycles == 0) e.push_back("pe_cycles: at least 1");
+  if (!(p.prog_var >= 0 && p.prog_var < 1)) e.push_back("prog_var: from 0 to below 100%");
+  if (!(p.read_retry >= 0 && p.read_retry <= 0.5)) e.push_back("read_retry: from 0 to 50%");
+  if (p.max_suspends > 1000) e.push_back("max_suspends: at most 1000");
   if (p.gc_free < 2) e.push_back("gc_free: at least 2 (one for each write frontier)");
   if (p.idle_gc_free < p.gc_free) e.push_back("idle_gc_free: at least gc_free");
   if (!e.empty()) return core::Error(core::ErrorKind::BadInput, e);

@@ -29,6 +29,7 @@ struct SimParams {
   uint32_t cmd_read_ns = 10000;     ///< fixed controller latency added to every read command
   uint32_t cmd_write_ns = 19800;    ///< ... to every write command (up to the buffer)
   uint32_t cmd_occupancy_ns = 1400; ///< controller busy time per command (caps IOPS at 1/this)
+  uint32_t ftl_page_ns = 0;         ///< controller (FTL) busy time per flash page programmed
   uint64_t buffer_bytes = 0;        ///< write buffer (DRAM) holding data until it is programmed
   bool plp = true;                  ///< power-loss protected buffer: no volatile write cache
   // FTL
@@ -47,10 +48,21 @@ struct SimParams {
   uint32_t bits_per_cell = 3;       ///< pages programmed together per wordline (TLC: 3)
   // Flash timing
   uint32_t read_ns = 60000;         ///< tR: page read into the die's register
-  uint32_t prog_ns = 4000000;       ///< tPROG: one wordline, all planes (one program unit)
+  uint32_t prog_ns = 500000;        ///< tPROG: one wordline, all planes, all bits (the page types' sum)
   uint32_t erase_ns = 3500000;      ///< tBERS: one block on every plane
-  double channel_mbps = 533;        ///< flash channel bus, MB/s
+  double channel_mbps = 1000;       ///< flash channel bus, MB/s
   uint32_t crypto_erase_ms = 2000;  ///< Sanitize / Format crypto erase: key change + unmap
+  // Read priority (sim/timing.h): host reads ahead of queued flash work, programs and erases
+  // suspended for them
+  bool read_priority = true;        ///< false: every die and channel first come, first served
+  uint32_t suspend_ns = 20000;      ///< program suspend: command to the die ready for a read
+  uint32_t erase_suspend_ns = 50000;///< erase suspend, likewise
+  uint32_t resume_ns = 5000;        ///< extra die time a suspended operation takes on resuming
+  uint32_t max_suspends = 4;        ///< suspends one page program (or one erase) admits
+  // Per-operation variation (tails), seeded
+  double prog_var = 0.1;            ///< each page program time drawn uniformly within +-this share
+  double read_retry = 0.005;        ///< probability a page read needs another read (and so on)
+  uint32_t ctrl_jitter_ns = 0;      ///< mean extra controller latency per command (exponential)
 };
 
 /// A parameter's documentation: name as used in `sim:PROFILE,name=value`, unit and meaning.

@@ -22,7 +22,7 @@ namespace pts::sim {
 
 /// Bumped whenever the layout or the simulation's behaviour changes (a log written by one
 /// model version would not replay to the same drive under another).
-inline constexpr uint32_t kStateFormatVersion = 6;  ///< 2: AR segments and stream starts in Run records; 3: channels fill gaps; 4: GC units wait for their own reads; 5: GC moves a victim in lpn order at selection; 6: log records carry a header checksum
+inline constexpr uint32_t kStateFormatVersion = 7;  ///< 2: AR segments and stream starts in Run records; 3: channels fill gaps; 4: GC units wait for their own reads; 5: GC moves a victim in lpn order at selection; 6: log records carry a header checksum; 7: read priority, page-type programs, per-die queues, seeded tails
 
 enum class RecordType : uint32_t {
   Run = 1, Idle = 2, Format = 3, Sanitize = 4, SetWriteCache = 5, BlockWrite = 6,

@@ -1,9 +1,12 @@
-// sim/timing.h — the drive's time model as resources that serve requests first-come
-// first-served in virtual nanoseconds: the controller (a fixed latency plus a busy time per
-// command), the host link (each direction), the flash channels and the dies. A request's
-// start is max(its ready time, the resource's free time), so reads queue behind programs and
-// erases on their die, GC competes with host data, and queueing for TC x QD emerges. Each
-// operation is O(1): no event list. May use: sim params and geometry, bytes.
+// sim/timing.h — the drive's time model in virtual nanoseconds: the controller (a latency and
+// a busy time per command, a busy time per flash page programmed), the host link (each
+// direction), the flash channels and the dies. Work is booked in advance (each resource keeps
+// the time it is next free, or its queue of booked work), so each operation is O(1) and
+// queueing for TC x QD emerges. Read priority: host reads go ahead of the flash work queued on
+// their die (programs, erases, GC reads) and suspend a page program or an erase in progress;
+// with read_priority=0 every die and channel serves first come, first served. Per-operation
+// variation (page program times, read retries, controller jitter) comes from one seeded
+// generator kept in the drive's state. May use: sim params and geometry, bytes.
 #pragma once
 
 #include <cstdint>
@@ -24,77 +27,105 @@ namespace pts::sim {
 /// the forgotten time swallowed the gaps that program transfers needed, and the dies waited
 /// for their data (a fifth of their time idle at 4 KiB random-write steady state on
 /// dc-tlc-2t); 64 keep them (a booking costs one insertion into the sorted slots).
+/// A host read's transfer (read priority) does not queue behind that booked work: it takes the
+/// channel when its data is sensed (between two page transfers) and the next background
+/// booking pays for the time it took (`debt`), so the channel's time is conserved.
 struct FlashChannel {
   static constexpr int kSlots = 64;
   uint64_t floor = 0;
   uint64_t start[kSlots] = {}, end[kSlots] = {};
   int n = 0;
+  uint64_t debt = 0;      ///< priority transfer time the next background booking waits for
+  /// The priority transfers' own busy intervals (they fill gaps among themselves: a read sensed
+  /// early on an idle die does not wait for one booked before it but sensed later).
+  static constexpr int kPrioSlots = 16;
+  uint64_t prio_floor = 0;
+  uint64_t prio_start[kPrioSlots] = {}, prio_end[kPrioSlots] = {};
+  int prio_n = 0;
   uint64_t free_at() const { return n ? end[n - 1] : floor; }
-  /// Books `ns` of transfer ready at `t` in the first gap that holds it; returns its end.
-  uint64_t book(uint64_t t, uint64_t ns) {
-    if (n == kSlots) {  // forget the oldest interval: its time and all before it are busy
-      floor = end[0];
-      for (int i = 1; i < n; ++i) start[i - 1] = start[i], end[i - 1] = end[i];
-      --n;
-    }
-    uint64_t s = t > floor ? t : floor;
-    int i = 0;
-    for (; i < n; ++i) {
-      if (s + ns <= start[i]) break;
-      if (end[i] > s) s = end[i];
-    }
-    for (int j = n; j > i; --j) start[j] = start[j - 1], end[j] = end[j - 1];
-    start[i] = s;
-    end[i] = s + ns;
-    ++n;
-    return s + ns;
+  /// Books `ns` of transfer ready at `t` in the first gap that holds it (after any debt);
+  /// returns its end.
+  uint64_t book(uint64_t t, uint64_t ns);
+  /// A host read's transfer of `ns` ready at `t` under read priority; returns its end.
+  uint64_t book_priority(uint64_t t, uint64_t ns);
+};
+
+/// What a die's background queue holds.
+enum class DieWork : uint8_t { Program = 0, Erase = 1, GcRead = 2, HostRead = 3 };
+
+/// One operation booked on a die. Times are stored less the die's shift at booking: the
+/// actual time is `t + shift`, so a read inserted ahead of all pending work moves every
+/// pending operation by adding to the shift (O(1)).
+struct DieOp {
+  uint64_t start, end;
+  DieWork kind;
+  uint8_t suspends;  ///< how often a read suspended it
+};
+
+/// A die: its background queue (booked programs, erases and GC reads, in order, the finished
+/// ones dropped) and its host reads (served first under read priority).
+struct DieState {
+  std::vector<DieOp> ops;
+  size_t head = 0;            ///< first op not yet known to be finished
+  uint64_t popped = 0;        ///< ops dropped so far (the absolute index of ops[head])
+  uint64_t shift = 0;         ///< read time inserted ahead of the pending ops
+  uint64_t read_free = 0;     ///< when the die's last host read releases it
+  uint64_t susp_op = UINT64_MAX;  ///< absolute index of the op the last suspension stopped
+  uint64_t susp_until = 0;    ///< when the reads of that suspension end (the op resumes)
+  uint64_t busy_until() const {
+    const uint64_t e = head < ops.size() ? ops.back().end + shift : 0;
+    return e > read_free ? e : read_free;
   }
+};
+
+/// Counters of the read-priority and tail mechanisms (lifetime; tests and `info` read them).
+struct TimingCounters {
+  uint64_t suspends = 0;       ///< programs or erases suspended for a host read
+  uint64_t read_retries = 0;   ///< extra reads (retries) of host and GC reads
+  uint64_t waited_reads = 0;   ///< host reads that waited for an operation they could not suspend
 };
 
 class FlashTiming {
  public:
-  FlashTiming(const SimParams& p, const Geometry& g);
+  FlashTiming(const SimParams& p, const Geometry& g, uint64_t seed);
+
+  /// The host's time (a command's submission, non-decreasing): work finished by then is dropped
+  /// from the dies' queues. Call before each host command.
+  void host_time(uint64_t t) { host_now_ = t > host_now_ ? t : host_now_; }
 
   /// A command arriving at `t` passes the controller: returns when its data phase may start.
   uint64_t command(uint64_t t, bool write) {
     const uint64_t start = t > ctrl_free_ ? t : ctrl_free_;
     ctrl_free_ = start + occupancy_ns_;
-    return start + (write ? cmd_write_ns_ : cmd_read_ns_);
+    return start + (write ? cmd_write_ns_ : cmd_read_ns_) + jitter();
   }
   /// Host-to-drive transfer of `bytes` ready at `t`; returns its end.
   uint64_t link_in(uint64_t t, uint64_t bytes) { return transfer(link_in_free_, t, bytes * link_ps_per_byte_ / 1000); }
   /// Drive-to-host transfer.
   uint64_t link_out(uint64_t t, uint64_t bytes) { return transfer(link_out_free_, t, bytes * link_ps_per_byte_ / 1000); }
 
-  /// One (multi-plane) page read on `die` issued at `t`, then `bytes` over its channel;
-  /// returns when the data is in the controller. The die is held until the transfer ends.
-  uint64_t read(uint32_t die, uint64_t t, uint64_t bytes) {
-    uint64_t& d = die_free_[die];
-    const uint64_t sensed = (t > d ? t : d) + read_ns_;
-    const uint64_t end = chan_[die % channels_].book(sensed, bytes * chan_ps_per_byte_ / 1000);
-    d = end;
-    return end;
-  }
-  /// One program unit on `die` whose data is ready at `t`: transfer into the die's cache
-  /// register over the channel, then tPROG once the die is free. Returns the program's end.
-  uint64_t program(uint32_t die, uint64_t t) {
-    const uint64_t loaded = chan_[die % channels_].book(t, unit_xfer_ns_);
-    uint64_t& d = die_free_[die];
-    const uint64_t end = (loaded > d ? loaded : d) + prog_ns_;
-    d = end;
-    return end;
-  }
+  /// A host read: one (multi-plane) page read on `die` issued at `t`, then `bytes` over its
+  /// channel; returns when the data is in the controller. Under read priority it goes ahead of
+  /// the die's queued work and may suspend the page program or erase in progress; otherwise
+  /// it queues behind everything booked on the die.
+  uint64_t host_read(uint32_t die, uint64_t t, uint64_t bytes);
+  /// A background read (GC, the merge read of a sub-page write): queued behind the die's work.
+  uint64_t background_read(uint32_t die, uint64_t t, uint64_t bytes);
+  /// One program unit on `die` whose data is ready at `t`: the controller's per-page work,
+  /// the transfer into the die's cache register over the channel, then its page types one
+  /// after another once the die is free. Returns the program's end.
+  uint64_t program(uint32_t die, uint64_t t);
   /// A block erase on every plane of `die` at `t`.
-  uint64_t erase(uint32_t die, uint64_t t) {
-    uint64_t& d = die_free_[die];
-    d = (t > d ? t : d) + erase_ns_;
-    return d;
-  }
+  uint64_t erase(uint32_t die, uint64_t t);
 
-  uint64_t die_free(uint32_t die) const { return die_free_[die]; }
-  /// When every die and channel has finished what it was given.
+  /// When every die, channel and the controller have finished what they were given.
   uint64_t all_idle() const;
   uint64_t page_read_bytes() const { return page_bytes_; }
+  const TimingCounters& counters() const { return counters_; }
+  /// Nominal time of page type `k` of a program unit (before variation).
+  uint64_t page_prog_ns(uint32_t k) const { return page_prog_ns_[k]; }
+  /// The die's booked background ops, oldest first (for tests).
+  const DieState& die(uint32_t d) const { return dies_[d]; }
 
   void save(ByteWriter& out) const;
   bool load(ByteReader& in);
@@ -105,15 +136,39 @@ class FlashTiming {
     free = start + ns;
     return free;
   }
+  uint64_t next_random() {
+    uint64_t z = (rng_ += 0x9e3779b97f4a7c15ull);  // splitmix64: its state is one word
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1).
+  double uniform() { return double(next_random() >> 11) * 0x1.0p-53; }
+  uint64_t jitter();
+  /// Sensing time of one read, retries included.
+  uint64_t sense_ns();
+  /// A read queued behind everything booked on `die` (GC reads; host reads without priority).
+  uint64_t queued_read(uint32_t die, uint64_t t, uint64_t bytes, DieWork kind);
+  /// Books background work of `ns` on `d` from `t`; returns its end.
+  uint64_t book(DieState& d, uint64_t t, uint64_t ns, DieWork kind);
+  void drop_finished(DieState& d);
 
   uint32_t channels_;
-  uint64_t cmd_read_ns_, cmd_write_ns_, occupancy_ns_;
-  uint64_t read_ns_, prog_ns_, erase_ns_;
+  bool priority_;
+  uint64_t cmd_read_ns_, cmd_write_ns_, occupancy_ns_, ftl_page_ns_;
+  uint64_t read_ns_, erase_ns_;
+  uint64_t suspend_ns_, erase_suspend_ns_, resume_ns_;
+  uint32_t max_suspends_, unit_pages_, bits_;
+  double prog_var_, read_retry_, jitter_mean_ns_;
+  uint64_t page_prog_ns_[4] = {};
   uint64_t link_ps_per_byte_, chan_ps_per_byte_;
   uint64_t unit_xfer_ns_;
   uint64_t page_bytes_;
-  uint64_t ctrl_free_ = 0, link_in_free_ = 0, link_out_free_ = 0;
-  std::vector<uint64_t> die_free_;
+  uint64_t ctrl_free_ = 0, link_in_free_ = 0, link_out_free_ = 0, ftl_free_ = 0;
+  uint64_t host_now_ = 0;
+  uint64_t rng_;
+  TimingCounters counters_;
+  std::vector<DieState> dies_;
   std::vector<FlashChannel> chan_;
 };
 

@@ -80,9 +80,15 @@ TEST(SimBehaviour, AfterTheLongerIdleTheFirstSecondsStartHigher) {
     first[i] = run(d, spec(0, 4096, 4, 32, 3, 4)).per_second();
     ASSERT_GE(first[i].size(), 3u);
   }
-  for (size_t s = 0; s < 2; ++s)
-    EXPECT_GT(double(first[1][s]), 1.2 * double(first[0][s]))
+  // Idle GC runs at the drive's parallelism, so even 5 s clean enough for the first second to
+  // run at the controller's page rate (the cap both reach); the longer idle holds it longer.
+  double best = 0;
+  for (size_t s = 0; s < 2; ++s) {
+    EXPECT_GE(double(first[1][s]), 0.99 * double(first[0][s]))
         << "second " << s << " after 50 s idle: " << first[1][s] << " IOPS, after 5 s: " << first[0][s];
+    best = std::max(best, double(first[1][s]) / double(first[0][s]));
+  }
+  EXPECT_GT(best, 1.5) << "the longer idle runs well above the shorter in one of the first two seconds";
 }
 
 TEST(SimBehaviour, WriteCellsFallOverTheRoundsReadCellsDoNot) {

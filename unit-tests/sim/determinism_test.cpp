@@ -159,8 +159,10 @@ TEST(SimDeterminism, ACellThatStopsBeingWriteOnlyEndsTheMapThreadWhereItStands) 
   EXPECT_EQ(with, without);
 }
 
-// Pinned from the model of state format 5 (simgc: a victim's pages move in lpn order when it
-// is selected, the flash work stays paced). (Format 4's pins, from 9a0f518: host 1716812, gc
+// Pinned from the model of state format 6 (simmodel: read priority with program and erase
+// suspend, page-type program times, the controller's page rate, seeded tails, idle GC at the
+// drive's parallelism). (Format 5's pins, from main at 91fdde4: host 1716390, gc 4148694, pad
+// 13682, erases 434. Format 4's pins, from 9a0f518: host 1716812, gc
 // 4186780, pad 12900, erases 438; format 3's, from 2cb3fed: host 1708405, gc 4134988, pad
 // 8755, erases 434.) The state digest also covers Drive::save's layout: a state-format change
 // re-pins it.
@@ -170,13 +172,13 @@ TEST(SimDeterminism, PinnedCountersAndDigests) {
               (unsigned long long)o.results, (unsigned long long)o.state, (unsigned long long)o.ftl.host_pages,
               (unsigned long long)o.ftl.gc_pages, (unsigned long long)o.ftl.pad_pages,
               (unsigned long long)o.ftl.erases, (unsigned long long)o.ftl.forced_gc);
-  EXPECT_EQ(o.ftl.host_pages, 1716390u);
-  EXPECT_EQ(o.ftl.gc_pages, 4148694u);
-  EXPECT_EQ(o.ftl.pad_pages, 13682u);
-  EXPECT_EQ(o.ftl.erases, 434u);
+  EXPECT_EQ(o.ftl.host_pages, 1708675u);
+  EXPECT_EQ(o.ftl.gc_pages, 4026130u);
+  EXPECT_EQ(o.ftl.pad_pages, 85u);
+  EXPECT_EQ(o.ftl.erases, 424u);
   EXPECT_EQ(o.ftl.forced_gc, 0u);
-  EXPECT_EQ(o.results, 0x598c171722b825bull);
-  EXPECT_EQ(o.state, 0xc1aa4927b2312f1cull);
+  EXPECT_EQ(o.results, 0x37aa78a2e0a76e8aull);
+  EXPECT_EQ(o.state, 0xa9212da32ec4dd48ull);
 }
 
 }  // namespace

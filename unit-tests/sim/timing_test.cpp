@@ -17,6 +17,8 @@ uint64_t xfer_ns(uint64_t bytes, double mbps) { return bytes * static_cast<uint6
 
 TEST(SimTiming, Qd1LatenciesAreTheSumOfTheirParts) {
   auto p = simtest::tiny();
+  p.read_retry = 0;  // no per-operation variation: every latency is the sum of its parts
+  p.ctrl_jitter_ns = 0;
   Drive d(p, 1);
   // Fill the first 64 MiB so reads hit flash, then let the buffer drain.
   auto fill = spec(0, 128 * 1024, 1, 4, 0, 3, 64ull << 20);
@@ -38,6 +40,7 @@ TEST(SimTiming, Qd1LatenciesAreTheSumOfTheirParts) {
 
 TEST(SimTiming, SequentialWriteRunsAtTheDiesProgramRate) {
   auto p = simtest::tiny();
+  p.ftl_page_ns = 0;  // the controller's page rate out of the way (next test)
   Drive d(p, 1);
   auto s = spec(0, 128 * 1024, 1, 32, 2);
   s.pattern = model::AccessPattern::Sequential;
@@ -48,8 +51,22 @@ TEST(SimTiming, SequentialWriteRunsAtTheDiesProgramRate) {
   EXPECT_NEAR(mbps / program_mbps, 1.0, 0.05) << mbps << " MB/s vs " << program_mbps;
 }
 
+TEST(SimTiming, SequentialWriteRunsAtTheControllersPageRate) {
+  auto p = simtest::tiny();
+  ASSERT_GT(double(p.ftl_page_ns) * p.flash_page_bytes / p.page_bytes * p.planes * p.bits_per_cell, 1.5 * p.prog_ns);
+  Drive d(p, 1);
+  auto s = spec(0, 128 * 1024, 1, 32, 2);
+  s.pattern = model::AccessPattern::Sequential;
+  const auto r = run(d, s);
+  const double ftl_mbps = p.page_bytes / (p.ftl_page_ns / 1e9) / 1e6;
+  const double mbps = double(r.writes) * 128 * 1024 / r.seconds() / 1e6;
+  EXPECT_NEAR(mbps / ftl_mbps, 1.0, 0.05) << mbps << " MB/s vs " << ftl_mbps;
+}
+
 TEST(SimTiming, ReadsQueueBehindProgramsAndErases) {
   auto p = simtest::tiny();
+  p.read_priority = false;  // first come, first served on every die
+  p.prog_ns = 3300000 / 16; // programs several tR long
   Drive alone(p, 1), mixed(p, 1);
   for (Drive* d : {&alone, &mixed}) {
     auto fill = spec(0, 128 * 1024, 1, 8, 0, 3, p.capacity_bytes);
