@@ -3,16 +3,11 @@
 // generator and the pacer, chosen once per cell so the loop has no configuration branches.
 //
 // What it guarantees (issue #9 "Queue depth held, latency per I/O"):
-// - Refill before every wait: every reaped slot is re-issued before the next wait, so the
-//   outstanding count is QD at every wait. Below kBatchWaitMinQd a sleeping wait asks for one
-//   completion (fio's default semantics); from it on, for a quarter of what is in flight
-//   (completions_to_wait_for), so the device always holds at least 3/4 of QD and the kernel
-//   wakes the worker once per several completions rather than once per completion (issue
-//   #28: on a 2-vCPU guest a wake-up per completion across vCPUs, an IPI each, slowed the
-//   loop device's own worker 3-5x; docs/performance.md "Engine against fio").
+// - Refill on every completion: each wait asks for one completion and every reaped slot is
+//   re-issued before the next wait, so the outstanding count stays at QD (fio's default
+//   completion semantics; never a batch wait that lets the queue drain).
 // - Each I/O's completion time is the clock read right after the wait that reaped it: its
-//   own to within one reap loop below kBatchWaitMinQd, and to within the wait for the
-//   completions after it from there on (fio too stamps a completion when it reaps it).
+//   own to within one reap loop, not the time the last of a batch arrived.
 // - The worker's I/O phase (WorkerStats first_submit_ns, last_completion_ns): the clock read
 //   just before its first submission, and the completion time of its last reaped I/O.
 // - Low depth (plan.completion_poll_ns > 0): after submitting, poll until a completion
@@ -81,14 +76,6 @@ struct LoopWindow {
 };
 
 inline std::string io_error_text(int err) { return std::strerror(err); }
-
-/// From this queue depth on a sleeping wait asks for more than one completion.
-inline constexpr uint32_t kBatchWaitMinQd = 8;
-/// Completions a sleeping wait asks for with `inflight` I/Os outstanding at queue depth `qd`
-/// (unpaced, not polling): 1 below kBatchWaitMinQd, else a quarter of those in flight.
-inline uint32_t completions_to_wait_for(uint32_t inflight, uint32_t qd) {
-  return qd < kBatchWaitMinQd ? 1u : std::max(1u, inflight / 4);
-}
 
 template <class Queue, class Offsets, class Pacer>
 void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, const LoopMemory& mem,
@@ -180,9 +167,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
           }
         }
       } else {
-        const uint32_t want = completions_to_wait_for(inflight, qd);
-        st.wait_min = std::max(st.wait_min, want);
-        ret = q.submit_and_wait(want);  // every reaped slot was refilled above
+        ret = q.submit_and_wait(1);  // refill on every completion
       }
     }
     if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY) {

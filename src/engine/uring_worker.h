@@ -39,7 +39,7 @@ struct WorkerStats {
   uint64_t stream_next_bytes = 0;                ///< sequential: the offset the stream would use next
   uint64_t io_errors = 0;
   std::string first_error;
-  uint32_t wait_min = 1;       ///< the most completions a sleeping wait asked for (io_loop.h)
+  uint32_t wait_min = 1;       ///< completions each wait asked for
   uint64_t reaps = 0;          ///< reap passes that found at least one completion
   uint64_t poll_busy_ns = 0;   ///< time spent polling for completions
   uint64_t poll_expired = 0;   ///< polls that used up their budget
