@@ -13,14 +13,19 @@ run: the average requests in flight while busy (delta weighted time / delta io_t
 neither tool's start-up counts) and the mean device time per
 I/O (delta read+write ticks / delta I/Os). Ratios are ptsuite / fio-peer; per case a line also gives
 the median and range of the IOPS ratios within each repetition (the tools ran back to back
-there, so the machine's drift between repetitions cancels). The load average is
-printed with the table (the machine is shared). Needs root, losetup, fio. Usage:
+there, so the machine's drift between repetitions cancels). The host's state is printed before
+and after (the machine is shared): the load average, the share of CPU time that niced
+processes (other users' builds) took over the run, and fio-peer's own 4k randread QD 1 IOPS as
+the host's speed. The summary at the end states each case against issue #28's targets: IOPS
+ratio (within-repetition median) >= 0.97, CPU per I/O <= 1.0x at QD >= 8, device time per
+request within 10 % of fio-peer's (ptsuite / fio-peer <= 1.10). Needs root, losetup, fio. Usage:
     sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 3] [--reps 3] [--size-mib 1024] [--cases 1,3]
                               [--also NAME=OTHER/ptsuite ...]
 --also adds another ptsuite build to the rotation (an A/B comparison of two engines in one run).
 The loop device has 128 tags, so no case exceeds 128 outstanding I/Os per device.
 """
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -28,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 # name, rw, bs, threads, qd
 CASES = [
@@ -61,6 +67,34 @@ def with_kernel(dev, fn):
     r["inflight"] = (k1[2] - k0[2]) / busy_ms if busy_ms else 0.0
     r["dev_us"] = (k1[1] - k0[1]) * 1000.0 / ios if ios else 0.0
     return r
+
+
+def cpu_ticks():
+    """(nice ticks, all ticks) from /proc/stat: niced processes' share of the machine."""
+    x = [int(v) for v in open("/proc/stat").readline().split()[1:9]]
+    return x[1], sum(x)
+
+
+def host_state(target, seconds):
+    """The load average and fio-peer's own 4k randread QD 1 IOPS on the target (the host's speed)."""
+    load = " ".join(open("/proc/loadavg").read().split()[:3])
+    qd1 = run_fio(target, "randread", "4k", 1, 1, seconds, peer=True)["iops"]
+    return load, qd1
+
+
+def alternate(dev, tools, reps):
+    """Runs each of `tools` (name -> fn) `reps` times, rotating which goes first, each under
+    with_kernel(dev); returns name -> list of results in repetition order."""
+    runs = {t: [] for t in tools}
+    order = list(tools)
+    for rep in range(reps):
+        for tool in order[rep % len(order):] + order[:rep % len(order)]:
+            runs[tool].append(with_kernel(dev, tools[tool]))
+    return runs
+
+
+def medians(runs):
+    return {tool: {k: statistics.median(r[k] for r in rs) for k in METRICS} for tool, rs in runs.items()}
 
 
 def run_child(cmd):
@@ -101,6 +135,27 @@ def run_fio(target, rw, bs, threads, qd, seconds, peer):
     return {"iops": iops, "cpu_us_per_io": cpu / ios * 1e6, "lat_us": lat["lat_ns"]["mean"] / 1000.0}
 
 
+@contextlib.contextmanager
+def loop_target(ptsuite, size_mib):
+    """A loop device (direct-io=on) over a fresh /dev/shm file, filled with random data through
+    `ptsuite`; yields (device, backing file), detaches and removes both afterwards."""
+    if os.geteuid() != 0:
+        sys.exit("bench needs root (losetup)")
+    backing = tempfile.NamedTemporaryFile(dir="/dev/shm", prefix="ptsuite-bench-", delete=False).name
+    loop = None
+    try:
+        subprocess.run(["truncate", "-s", f"{size_mib}M", backing], check=True)
+        loop = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", backing], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        subprocess.run([ptsuite, "spec", loop, "--confirm", backing, "--rw", "write", "--bs", "1m", "--oio", "8",
+                        "--seconds", "3"], check=True, capture_output=True)  # fill: random data everywhere
+        yield loop, backing
+    finally:
+        if loop:
+            subprocess.run(["losetup", "-d", loop])
+        os.unlink(backing)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("ptsuite")
@@ -111,26 +166,22 @@ def main():
     ap.add_argument("--also", action="append", default=[], metavar="NAME=PTSUITE",
                     help="another ptsuite binary to alternate with (A/B of two builds)")
     args = ap.parse_args()
-    if os.geteuid() != 0:
-        sys.exit("bench needs root (losetup)")
-    backing = tempfile.NamedTemporaryFile(dir="/dev/shm", prefix="ptsuite-bench-", delete=False).name
-    loop = None
-    try:
-        subprocess.run(["truncate", "-s", f"{args.size_mib}M", backing], check=True)
-        loop = subprocess.run(["losetup", "--find", "--show", "--direct-io=on", backing], check=True,
-                              capture_output=True, text=True).stdout.strip()
-        subprocess.run([args.ptsuite, "spec", loop, "--confirm", backing, "--rw", "write", "--bs", "1m", "--oio", "8",
-                        "--seconds", "3"], check=True, capture_output=True)  # fill: random data everywhere
+    with loop_target(args.ptsuite, args.size_mib) as (loop, backing):
         dev = os.path.basename(loop)
-        load = open("/proc/loadavg").read().split()[:3]
+        started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        load0, qd1_0 = host_state(loop, args.seconds)
+        nice0 = cpu_ticks()
         print(f"target {loop} (loop, direct-io=on) over {backing}, {args.size_mib} MiB; {args.reps} alternating "
-              f"runs of {args.seconds:g} s per tool; load average {' '.join(load)} (of {os.cpu_count()} CPUs)")
+              f"runs of {args.seconds:g} s per tool; started {started}")
+        print(f"host before: load average {load0} (of {os.cpu_count()} CPUs); fio-peer 4k randread QD 1 "
+              f"{qd1_0:.0f} IOPS")
         print("cpu = child user+sys / I/Os; inflight, dev us = /proc/diskstats (weighted time / io_ticks, ticks / I/Os)")
         chosen = [CASES[int(i) - 1] for i in args.cases.split(",")] if args.cases else CASES
         header = (f"{'case':22} {'tool':10} {'IOPS':>8} {'(min..max)':>15} {'cpu us/IO':>9} {'lat us':>7}"
                   f" {'inflight':>8} {'dev us':>6} | {'IOPS x':>6} {'cpu x':>6} {'lat x':>6} {'infl x':>6}")
         print(header)
         print("-" * len(header))
+        summary = []
         for name, rw, bs, threads, qd in chosen:
             tools = {
                 "ptsuite": lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds, backing),
@@ -145,12 +196,9 @@ def main():
                                                         backing, ("--poll-budget", "1000"))
                 tools["pts-sleep"] = lambda: run_ptsuite(args.ptsuite, loop, rw, bs, threads, qd, args.seconds,
                                                          backing, ("--poll-budget", "0"))
-            runs = {t: [] for t in tools}
+            runs = alternate(dev, tools, args.reps)
             order = list(tools)
-            for rep in range(args.reps):  # alternate, rotating which tool goes first
-                for tool in order[rep % len(order):] + order[:rep % len(order)]:
-                    runs[tool].append(with_kernel(dev, tools[tool]))
-            med = {tool: {k: statistics.median(r[k] for r in rs) for k in METRICS} for tool, rs in runs.items()}
+            med = medians(runs)
             p = med["ptsuite"]
             # Per repetition the tools ran back to back: the ratio within a repetition cancels the
             # machine's drift between repetitions (the tools' medians above come from different
@@ -166,6 +214,10 @@ def main():
                 spread = f"({min(r['iops'] for r in runs[tool]):.0f}..{max(r['iops'] for r in runs[tool]):.0f})"
                 print(f"{name:22} {tool:10} {m['iops']:8.0f} {spread:>15} {m['cpu_us_per_io']:9.2f} {m['lat_us']:7.1f}"
                       f" {m['inflight']:8.2f} {m['dev_us']:6.1f} | {ratios}")
+            peer = med["fio-peer"]
+            summary.append((name, threads * qd, statistics.median(pairs["fio-peer"]), pairs["fio-peer"],
+                            p["cpu_us_per_io"] / peer["cpu_us_per_io"], p["dev_us"] / peer["dev_us"] if peer["dev_us"] else 0,
+                            p["inflight"], peer["inflight"]))
             print(f"{name:22} IOPS ratio within each repetition (median, range): " + "; ".join(
                 f"vs {tool} {statistics.median(r):.2f} ({r[0]:.2f}..{r[-1]:.2f})" for tool, r in pairs.items()))
             probes = [r for r in runs["ptsuite"] if r["probe"][0]]
@@ -174,13 +226,22 @@ def main():
                       "runs; its probe's mean read, sleeping/polling, us: " +
                       ", ".join(f"{r['probe'][0] / 1e3:.1f}/{r['probe'][1] / 1e3:.1f}" for r in probes))
             sys.stdout.flush()
-        load = open("/proc/loadavg").read().split()[:3]
-        print(f"load average at the end {' '.join(load)}; ratios are ptsuite / that tool: IOPS and in flight "
-              "want >= 1, cpu per I/O and latency want <= 1")
-    finally:
-        if loop:
-            subprocess.run(["losetup", "-d", loop])
-        os.unlink(backing)
+        nice1 = cpu_ticks()
+        load1, qd1_1 = host_state(loop, args.seconds)
+        nice_share = (nice1[0] - nice0[0]) / max(1, nice1[1] - nice0[1])
+        print(f"host after: load average {load1}; fio-peer 4k randread QD 1 {qd1_1:.0f} IOPS; niced processes "
+              f"(others' builds) took {100 * nice_share:.0f} % of all CPU time during the cases")
+        print("ratios are ptsuite / that tool: IOPS and in flight want >= 1, cpu per I/O and latency want <= 1")
+        print()
+        print(f"summary ({started}; load {load0} -> {load1}; fio-peer QD 1 {qd1_0 / 1e3:.1f}k -> {qd1_1 / 1e3:.1f}k "
+              f"IOPS; niced CPU {100 * nice_share:.0f} %), ptsuite / fio-peer; targets IOPS >= 0.97, "
+              "CPU <= 1.0 at QD >= 8, device us <= 1.10:")
+        print("| case | IOPS x (within-rep median, range) | CPU/IO x | device us x | in flight pts vs peer | meets |")
+        print("|---|---|---|---|---|---|")
+        for name, oio, iops_x, rng, cpu_x, dev_x, infl_p, infl_f in summary:
+            ok = iops_x >= 0.97 and (oio < 8 or cpu_x <= 1.0) and dev_x <= 1.10
+            print(f"| {name} | {iops_x:.2f} ({rng[0]:.2f}..{rng[-1]:.2f}) | {cpu_x:.2f} | {dev_x:.2f} | "
+                  f"{infl_p:.2f} vs {infl_f:.2f} | {'yes' if ok else 'NO'} |")
 
 
 if __name__ == "__main__":
