@@ -232,6 +232,7 @@ void Drive::format(uint8_t ses) {
   cur_t_ = std::max(now_, timing_.all_idle());
   const uint64_t begin = cur_t_;
   ftl_.reset(/*erase_now=*/ses == 1);
+  timing_.reseed(salt_);
   stored_.clear();
   open_unit_pages_ = 0;
   uint64_t end = std::max(begin, timing_.all_idle());
@@ -248,6 +249,7 @@ void Drive::start_sanitize(uint8_t sanact, uint32_t cdw10) {
   sanitize_.cdw10 = cdw10;
   sanitize_.start_ns = now_;
   ftl_.reset(/*erase_now=*/sanact == 2);
+  timing_.reseed(salt_);
   stored_.clear();
   open_unit_pages_ = 0;
   buffer_ = WriteBuffer(params_.buffer_bytes / params_.page_bytes);

@@ -89,6 +89,9 @@ class FlashTiming {
  public:
   FlashTiming(const SimParams& p, const Geometry& g, uint64_t seed);
 
+  /// Restarts the variation's generator from `seed` (a purge: the drive after it does not
+  /// depend on how much background work ran before it).
+  void reseed(uint64_t seed) { rng_ = seed ^ 0x5eed71a1b0c4ull; }
   /// The host's time (a command's submission, non-decreasing): work finished by then is dropped
   /// from the dies' queues. Call before each host command.
   void host_time(uint64_t t) { host_now_ = t > host_now_ ? t : host_now_; }
