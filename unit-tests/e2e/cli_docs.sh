@@ -81,7 +81,8 @@ install)
   "$prefix/bin/ptsuite" list | grep -q "definitions in $prefix/share/ptsuite/tests-pts" &&
     ok "installed ptsuite reads share/ptsuite/tests-pts" ||
     bad "installed ptsuite reads other definitions: $("$prefix/bin/ptsuite" list 2>&1 | head -1)"
-  out=$(cd "$prefix" && "$prefix/bin/ptsuite" run iops --out "$prefix/run" --cell-seconds 0.2 --max-rounds 5 --quiet 2>&1)
+  # Its own demo drive: never the machine's default state file, which another ptsuite may own.
+  out=$(cd "$prefix" && PTSUITE_DEMO_TARGET="sim:demo@$prefix/demo.simdrive" "$prefix/bin/ptsuite" run iops --out "$prefix/run" --cell-seconds 0.2 --max-rounds 5 --quiet 2>&1)
   rc=$?
   [ $rc -eq 0 ] && [ -n "$(ls "$prefix"/run/*.xlsx 2>/dev/null)" ] &&
     ok "installed ptsuite runs the demo and writes its report" || bad "installed demo run: rc=$rc $out"
