@@ -43,7 +43,11 @@ ratio = {c["cell_id"]: d["iops"] / c["iops"] for c, d in zip(first, last)}
 writes = [c["cell_id"] for c in first if c["spec"]["read_pct"] < 100 and c["spec"]["block_bytes"] == 4096]
 reads = [c["cell_id"] for c in first if c["spec"]["read_pct"] == 100]
 fall = sum(ratio[i] for i in writes) / len(writes)
-assert fall < 0.95, f"4 KiB cells with writes: last/first Round IOPS {fall:.3f}"
+# With reads ahead of programs and page-rate-limited writes (state format 7) WIPC leaves demo
+# close to its steady state: the write cells move by a few % over the Rounds (seed 5: mean
+# 0.959, rw95 0.69 once GC meets its reads), where the old model fell by more than 5 %. What
+# holds is the direction: cells with writes do not gain on average.
+assert fall < 1.0, f"4 KiB cells with writes: last/first Round IOPS {fall:.3f}"
 # The write-only cell falls; a mixed one may first dip below its steady level (Round 1 runs
 # it right after the cliff, while GC still digests WIPC's sequential layout) and come back.
 assert ratio["rw0-bs4096"] < 1.0, ratio["rw0-bs4096"]
