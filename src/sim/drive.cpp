@@ -17,18 +17,18 @@ namespace {
 uint64_t mix64(uint64_t x) { return engine::splitmix64(x); }
 
 // The per-operation variation (program times, read retries, controller jitter) draws from a
-// generator seeded by this constant, not by the drive's salt: a drive's identity is random at
-// creation, and a seeded run on a fresh drive of a profile must repeat exactly (the golden
-// captures and the kill-resume comparison rely on it). A purge restarts it, so the drive after
-// a purge does not depend on the work before it.
-constexpr uint64_t kVariationSeed = 0x9d5c7a4e31f0b286ull;
+// generator seeded by the profile's variation_seed, not by the drive's salt: a drive's identity
+// is random at creation, and a seeded run on a fresh drive of a profile must repeat exactly (the
+// golden captures and the kill-resume comparison rely on it). A purge restarts it, so the drive
+// after a purge does not depend on the work before it.
+uint64_t variation_seed(const SimParams& p) { return 0x9d5c7a4e31f0b286ull ^ p.variation_seed; }
 
 }  // namespace
 
 Drive::Drive(const SimParams& params, uint64_t salt)
     : params_(params),
       geo_(params),
-      timing_(params, geo_, kVariationSeed),
+      timing_(params, geo_, variation_seed(params)),
       buffer_(params.buffer_bytes / params.page_bytes),
       ftl_(geo_, params.gc, params.gc_free, params.idle_gc_free),
       salt_(salt),
@@ -239,7 +239,7 @@ void Drive::format(uint8_t ses) {
   cur_t_ = std::max(now_, timing_.all_idle());
   const uint64_t begin = cur_t_;
   ftl_.reset(/*erase_now=*/ses == 1);
-  timing_.reseed(kVariationSeed);
+  timing_.reseed(variation_seed(params_));
   stored_.clear();
   open_unit_pages_ = 0;
   uint64_t end = std::max(begin, timing_.all_idle());
@@ -256,7 +256,7 @@ void Drive::start_sanitize(uint8_t sanact, uint32_t cdw10) {
   sanitize_.cdw10 = cdw10;
   sanitize_.start_ns = now_;
   ftl_.reset(/*erase_now=*/sanact == 2);
-  timing_.reseed(kVariationSeed);
+  timing_.reseed(variation_seed(params_));
   stored_.clear();
   open_unit_pages_ = 0;
   buffer_ = WriteBuffer(params_.buffer_bytes / params_.page_bytes);

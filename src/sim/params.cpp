@@ -119,6 +119,9 @@ const std::vector<Param>& params() {
                                        "(each retry again with this probability); each costs one more tR"}, Kind::Share, P_DBL(read_retry)},
       {{"ctrl_jitter_us", "us", "mean extra controller latency per command, exponentially distributed (firmware and "
                                 "interrupt scheduling)"}, Kind::Us, P_U32(ctrl_jitter_ns)},
+      {{"variation_seed", "count", "seed of the per-operation variation (program times, read retries, controller "
+                                   "jitter): the same seed repeats the same drive; another gives another drive's tails"},
+       Kind::Uint, P_U32(variation_seed)},
   };
   return table;
 }

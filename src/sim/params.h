@@ -63,6 +63,7 @@ struct SimParams {
   double prog_var = 0.1;            ///< each page program time drawn uniformly within +-this share
   double read_retry = 0.005;        ///< probability a page read needs another read (and so on)
   uint32_t ctrl_jitter_ns = 0;      ///< mean extra controller latency per command (exponential)
+  uint32_t variation_seed = 1;      ///< seeds the per-operation variation (the same seed, the same draws)
 };
 
 /// A parameter's documentation: name as used in `sim:PROFILE,name=value`, unit and meaning.

@@ -67,6 +67,8 @@ TEST(SimTiming, ReadsQueueBehindProgramsAndErases) {
   auto p = simtest::tiny();
   p.read_priority = false;  // first come, first served on every die
   p.prog_ns = 3300000 / 16; // programs several tR long
+  p.read_retry = 0;  // the queueing alone: a read retry's extra tR is not a wait for a program
+  p.ctrl_jitter_ns = 0;
   Drive alone(p, 1), mixed(p, 1);
   for (Drive* d : {&alone, &mixed}) {
     auto fill = spec(0, 128 * 1024, 1, 8, 0, 3, p.capacity_bytes);
