@@ -4,7 +4,7 @@
 # profile) show a plateau, a cliff after about one drive fill and a lower steady plateau;
 # (2) the README's main command — `ptsuite run iops` without TARGET: the full-length IOPS test
 # (60 s cells, up to 25 Rounds) on the `demo` drive — reaches steady state within 25 Rounds,
-# passes the run audit, its write-heavy cells fall over the Rounds while its 100 % read cells
+# passes the run audit, its write-heavy cells do not gain over the Rounds while its 100 % read cells
 # hold. (Idle buys recovery: unit-tests/sim/behaviour_test.cpp, through the drive's Clock.)
 source "$(dirname "$0")/sim_lib.sh"
 "$PTSUITE" spec "sim:tiny@$WORK/f.simdrive" --json --rw randwrite --bs 4k --threads 4 --oio 32 --bytes 3g --seed 3 \
