@@ -12,8 +12,6 @@
 //   just before its first submission, and the completion time of its last reaped I/O.
 // - Low depth (plan.completion_poll_ns > 0): after submitting, poll until a completion
 //   arrives, up to the budget; only then sleep. The time polled is recorded (CPU it cost).
-//   Above low depth the same poll runs for plan.depth_spin_ns (a few microseconds: the next
-//   completion is usually that close), so the worker's CPU does not halt between them.
 // - Paced: latency runs from each I/O's scheduled release time; the figure from submission
 //   is kept beside it.
 //
@@ -98,7 +96,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
   const uint64_t t0 = window.t0_ns;
   const uint64_t deadline = window.deadline_ns;
   const std::atomic<bool>& abort = *window.abort;
-  const uint64_t poll_ns = Pacer::kEnabled ? 0 : plan.completion_poll_ns ? plan.completion_poll_ns : plan.depth_spin_ns;
+  const uint64_t poll_ns = Pacer::kEnabled ? 0 : plan.completion_poll_ns;
   uint64_t completed = 0;
   bool issuing = true;
   st.wait_min = 1;
@@ -155,7 +153,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
       else ret = q.submit_and_wait((issuing && nfree > 0) ? 0 : 1);  // due now: just submit
     } else {
       if (poll_ns != 0) {
-        // Poll until an I/O completes, up to the budget, before sleeping.
+        // Low depth: poll until the I/O completes, up to the budget, before sleeping.
         ret = q.submit();
         if (ret >= 0 && q.ready() == 0) {
           const uint64_t poll_until = t_submit + poll_ns;

@@ -164,7 +164,6 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.completion_poll_ns =
         completion_poll_ns_for(spec, std::thread::hardware_concurrency());
     p.probe_completion_wait = completion_probe_for(spec, std::thread::hardware_concurrency());
-    p.depth_spin_ns = depth_spin_ns_for(spec, std::thread::hardware_concurrency());
   }
   return plans;
 }
@@ -177,11 +176,6 @@ bool low_depth_with_cpus(const model::AccessSpec& spec, unsigned cpus) {
 
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus) {
   return low_depth_with_cpus(spec, cpus) && spec.poll_budget_ns == model::kPollBudgetAuto;
-}
-
-uint64_t depth_spin_ns_for(const model::AccessSpec& spec, unsigned cpus) {
-  const bool above_low_depth = uint64_t{spec.threads} * spec.queue_depth > kLowDepthMaxOio;
-  return above_low_depth && spec.rate_iops == 0 && spec.threads < cpus ? kDepthSpinNs : 0;
 }
 
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {

@@ -76,12 +76,6 @@ struct WorkerPlan {
   /// and host before the cell (engine/completion_probe.h) and polls up to
   /// model::kAutoPollBudgetNs only if polling won.
   bool probe_completion_wait = false;
-  /// Above low depth (unthrottled, a CPU per worker): after submitting, poll for a completion
-  /// up to this long before sleeping in io_uring_enter (kDepthSpinNs). Completions there are
-  /// microseconds apart; a worker that sleeps between them lets its vCPU halt, and each
-  /// completion then wakes it across vCPUs by IPI, in the device's own path on a loop
-  /// device (issue #28, docs/performance.md "Engine against fio"). 0 = sleep at once.
-  uint64_t depth_spin_ns = 0;
 };
 
 /// Completion polling budget for a spec: spec.poll_budget_ns when TC×QD ≤ kLowDepthMaxOio,
@@ -94,12 +88,6 @@ uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
 /// measures polling against sleeping on the target (engine/completion_probe.h) and polls up to
 /// model::kAutoPollBudgetNs only if polling was faster.
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus);
-
-/// The poll before a sleeping wait above low depth (WorkerPlan::depth_spin_ns).
-inline constexpr uint64_t kDepthSpinNs = 10'000;
-/// kDepthSpinNs for an unthrottled spec above low depth (TC×QD > kLowDepthMaxOio) whose
-/// workers each have a CPU (threads < cpus); else 0. A paced spec sleeps to its schedule.
-uint64_t depth_spin_ns_for(const model::AccessSpec& spec, unsigned cpus);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a
 /// whole logical block. (With AR segments the I/Os touch only the segments inside it.)

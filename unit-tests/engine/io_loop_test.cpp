@@ -169,7 +169,6 @@ WorkerPlan plan_for(uint32_t qd, uint32_t read_pct, uint64_t rate_iops, uint64_t
   EXPECT_TRUE(plans.ok());
   WorkerPlan p = plans.value().front();
   p.completion_poll_ns = poll_ns;
-  p.depth_spin_ns = 0;  // host-independent: a test that spins at depth sets it
   return p;
 }
 
@@ -270,27 +269,6 @@ TEST(IoLoop, LowDepthSleepsOnceTheBudgetIsUsedUp) {
   EXPECT_EQ(r.stats.poll_expired, r.stats.read_ios);
   EXPECT_EQ(r.stats.poll_busy_ns, r.stats.read_ios * 50'000u);
   EXPECT_EQ(r.stats.read_latency.sum_ns(), r.stats.read_ios * 300'000u);
-}
-
-TEST(IoLoop, AtDepthPollsBrieflyBeforeSleepingAndStillHoldsTheQueue) {
-  // QD 8, 40 us reads submitted together: completions arrive in bursts 40 us apart. With a
-  // 10 us spin a wait whose completion is within 10 us never sleeps; one that is not polls
-  // 10 us, then sleeps. Every reaped slot is refilled before the next wait (QD outstanding at
-  // every wait), and the polled time is recorded.
-  FakeDevice dev;
-  dev.latency = [](uint64_t k) { return 40'000ull + (k % 3) * 4'000; };
-  LoopRun r;
-  r.plan = plan_for(8, 100, 0, 0);
-  r.plan.depth_spin_ns = 10'000;
-  const uint64_t deadline = dev.clock + 5'000'000;
-  run(r, dev, 0.005);
-  ASSERT_GT(r.stats.read_ios, 500u);
-  EXPECT_GT(r.stats.poll_busy_ns, 0u);
-  EXPECT_LT(r.stats.poll_expired, r.stats.reaps);  // most waits ended in the spin
-  for (const auto& w : dev.waits)
-    if (w.at_ns < deadline) EXPECT_EQ(w.outstanding, 8u) << "at " << w.at_ns;
-  EXPECT_EQ(r.stats.read_ios, dev.delivered);
-  EXPECT_EQ(r.stats.wait_min, 1u);
 }
 
 TEST(IoLoop, PacedLatencyRunsFromTheScheduleOnASlowDevice) {
