@@ -14,7 +14,7 @@ leave all of it as it was. This script captures, with one ptsuite binary:
 Volatile values are normalised first (the one place that lists them, VOLATILE_KEYS below): wall
 clock times are shifted to a fixed start (the virtual clock's origin is the state file's creation
 time), CPU use and the simulator's own wall/CPU seconds are zeroed, the random serial, paths, the
-tool's version, host and run id are replaced. Everything else must be equal field for field.
+tool's version, the host's facts (kernel, CPU, memory) and run id are replaced. Everything else must be equal field for field.
 
   golden_procedures.py capture PTSUITE OUTDIR   capture everything into OUTDIR
   golden_procedures.py compare A B              field-by-field / line-by-line comparison
@@ -113,6 +113,8 @@ def scaled(work, test, overrides):
 
 
 def normalise(x, text, start, key=""):
+    if key == "host" and isinstance(x, dict):  # the machine the capture ran on, not the procedure
+        return {k: "HOST" if isinstance(v, str) else 0 for k, v in x.items()}
     if isinstance(x, dict):
         return {k: normalise(v, text, start, k) for k, v in x.items()}
     if isinstance(x, list):
