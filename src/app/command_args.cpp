@@ -64,10 +64,10 @@ const std::vector<cli::CommandText> kTexts = {
      "files are written.",
      ""},
     {"report", "render a run's report files again, offline",
-     "RUNDIR [--format LIST] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]",
+     "RUNDIR [--format LIST] [--pdf-raw] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]",
      "Renders the run record RUNDIR/run.json as a SNIA-format report: <test>.xlsx, <test>.json (the "
-     "record), csv/<test>.csv (one row per Round x cell) and <test>.pdf (the workbook printed by "
-     "LibreOffice). Never touches a device. When the journal is ahead of run.json (killed between the "
+     "record), csv/<test>.csv (one row per Round x cell) and <test>.pdf (the report pages printed by "
+     "LibreOffice; the Raw sheet too with --pdf-raw). Never touches a device. When the journal is ahead of run.json (killed between the "
      "two) run.json is rebuilt from the journal first. --meta and --lab add or replace the operator's "
      "header fields in this report and its JSON; run.json is left as it is. An interrupted run gives a "
      "partial report marked INCOMPLETE.",
@@ -190,6 +190,9 @@ void define_report(CLI::App& c, ReportArgs& a) {
   d.argument("RUNDIR", a.run_dir, "a run directory (holds run.json)");
   d.value("--format", a.format, "LIST", "report files: xlsx,json,csv,pdf (pdf needs LibreOffice)", "xlsx,json,csv");
   d.value("--out", a.out, "DIR", "write the report files here", "RUNDIR");
+  d.flag("--pdf-raw", a.pdf_raw,
+         "the PDF prints the Raw sheet too (every Round's every cell, landscape, fit to the page width); "
+         "without it the PDF holds the report pages and the raw rows stay in the xlsx and CSV");
   define_operator_fields(d, a.operator_fields, a.errors);
 }
 

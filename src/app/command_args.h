@@ -76,6 +76,7 @@ struct ResumeArgs : ParseProblems {
 struct ReportArgs : ParseProblems {
   std::string run_dir;
   std::optional<std::string> format, out;
+  bool pdf_raw = false;                       ///< --pdf-raw
   config::OperatorFieldArgs operator_fields;  ///< --meta, --lab
 };
 

@@ -13,6 +13,7 @@
 // it looks a row up and calls it. May use: core, model.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct ResolveCtx {
   ResolvedPlan& r;
   std::vector<std::string>& errors;             ///< BadInput messages, all reported at once
   std::vector<std::string> checked = {};        ///< workloads already checked against the target
+  /// Block-size mixes as the target can run them (workloads.h runnable()), by workload id.
+  std::map<std::string, WorkloadDef> runnable = {};
 
   model::TestPlan& plan() { return r.plan; }
   double scaled(double spec_seconds) const { return spec_seconds * r.plan.time_scale; }

@@ -76,6 +76,17 @@ std::string rw_name(const AccessSpec& spec);
 /// Largest block size the spec can issue.
 uint32_t max_block_bytes(const AccessSpec& spec);
 
+/// A block-size split renormalised to 100 % after some of its sizes were left out (ECW's sizes
+/// below a 4096-byte LBA): every kept share is scaled by 100 / (sum of the kept shares), so the
+/// kept sizes keep their proportions, then rounded to whole percent by largest remainder (each
+/// share is floored, and the points still missing go one each to the largest fractional parts,
+/// the earlier entry first on a tie), because the engine takes whole percent summing to 100.
+/// Empty when `kept` is empty or its shares sum to 0.
+std::vector<BlockSizeShare> renormalised_split(const std::vector<BlockSizeShare>& kept);
+
+/// "4 KiB 67 %, 8 KiB 10 %, …" for a split; the block size for a single-size spec.
+std::string block_size_text(const AccessSpec& spec);
+
 /// Problems with a zone list, in words ("zone shares of the I/Os sum to 90 %, not 100 %");
 /// empty when valid or when `zones` is empty (uniform). Whether each zone holds a block
 /// depends on the target and is checked where its size is known.

@@ -38,7 +38,7 @@ std::string purge_result(const model::PurgeRecord& p) {
 
 std::string spec_access(const model::AccessSpec& a) {
   std::string s = a.pattern == model::AccessPattern::Random ? "RND " : "SEQ ";
-  s += core::format_block_size(model::max_block_bytes(a)) + " ";
+  s += model::block_size_text(a) + " ";
   s += a.read_pct == 0 ? "W" : a.read_pct == 100 ? "R" : rw_mix_label(a.read_pct);
   return s;
 }
@@ -60,7 +60,9 @@ std::string wipc_line(const model::TestPlan& plan, const model::SubTestPlan& p, 
   return s + ", " + tc_qd(p.wipc.threads, p.wipc.queue_depth);
 }
 
-/// "RND; R/W mix (outer) 100/0, 65/35, 0/100; block size (inner) 8 KiB, 4 KiB, 0.5 KiB".
+/// "RND; R/W mix (outer) 100/0, 65/35, 0/100; block size (inner) 8 KiB, 4 KiB, 0.5 KiB"; a
+/// block-size mix is shown as its shares ("4 KiB 67 %, 8 KiB 10 %, …") and a zoned
+/// distribution as its I/O % / ActiveRange % per zone (ECW).
 std::string stimulus(const model::SubTestPlan& p) {
   std::vector<std::string> mixes, sizes;
   std::set<std::string> seen_mix, seen_size;
@@ -68,7 +70,8 @@ std::string stimulus(const model::SubTestPlan& p) {
   for (const auto& c : p.cells) {
     random = c.spec.pattern == model::AccessPattern::Random;
     std::string m = rw_mix_label(c.spec.read_pct);
-    std::string b = core::format_block_size(model::max_block_bytes(c.spec));
+    std::string b = model::block_size_text(c.spec);
+    if (!c.spec.zones.empty()) b += "; LBA zones (I/O % / AR %) " + model::zones_text(c.spec.zones);
     if (seen_mix.insert(m).second) mixes.push_back(m);
     if (seen_size.insert(b).second) sizes.push_back(b);
   }

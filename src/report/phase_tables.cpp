@@ -38,6 +38,7 @@ const char* axis_header(SampleAxis x) {
     case SampleAxis::Tgbw: return "Total GB written (TGBW)";
     case SampleAxis::DriveFills: return "Drive fills (written ÷ user capacity)";
     case SampleAxis::Sample: return "Sample";
+    case SampleAxis::Round: return "Round";
   }
   return "";
 }
@@ -48,6 +49,7 @@ const char* axis_format(SampleAxis x) {
     case SampleAxis::Tgbw: return "#,##0.000";
     case SampleAxis::DriveFills: return "0.000";
     case SampleAxis::Sample: return "0";
+    case SampleAxis::Round: return "0.00";
   }
   return "General";
 }
@@ -56,7 +58,7 @@ const char* axis_format(SampleAxis x) {
 struct Sample {
   size_t subtest;
   const model::CellResult* cell;
-  double minutes, tgbw, fills, index;
+  double minutes, tgbw, fills, index, round;
 };
 
 std::vector<Sample> samples_of(const model::RunRecord& rec, size_t si) {
@@ -66,10 +68,13 @@ std::vector<Sample> samples_of(const model::RunRecord& rec, size_t si) {
   double seconds = 0, bytes = 0;
   const double cap = rec.device.capacity_bytes ? static_cast<double>(rec.device.capacity_bytes) : 1.0;
   for (const auto& r : st->rounds) {
+    const double n = static_cast<double>(std::max<size_t>(1, r.cells.size()));
+    double k = 0;
     for (const auto& c : r.cells) {
       seconds += c.seconds;
       bytes += static_cast<double>(c.write_bytes);
-      out.push_back({si, &c, seconds / 60.0, bytes / 1e9, bytes / cap, static_cast<double>(out.size() + 1)});
+      out.push_back({si, &c, seconds / 60.0, bytes / 1e9, bytes / cap, static_cast<double>(out.size() + 1),
+                     static_cast<double>(r.round) - 1 + ++k / n});
     }
     if (r.idle_after) seconds += static_cast<double>(r.idle_after->measured_ns) / 1e9;  // host idle is time too
   }
@@ -82,8 +87,17 @@ double x_of(const Sample& s, SampleAxis x) {
     case SampleAxis::Tgbw: return s.tgbw;
     case SampleAxis::DriveFills: return s.fills;
     case SampleAxis::Sample: return s.index;
+    case SampleAxis::Round: return s.round;
   }
   return 0;
+}
+
+/// Whether a sample's cell passes the table's filter (its plan cell's spec and id).
+bool selected(const model::RunRecord& rec, const Sample& s, const CellFilter& f) {
+  if (f.id_prefix.empty() && !f.read_pct && !f.block_bytes) return true;
+  for (const auto& pc : rec.plan.subtests[s.subtest].cells)
+    if (pc.id == s.cell->cell_id) return cell_matches(pc, f);
+  return false;
 }
 
 Table samples_table(const TableSpec& spec, const Scope& scope) {
@@ -95,6 +109,7 @@ Table samples_table(const TableSpec& spec, const Scope& scope) {
       t.columns.push_back({"st_" + rec.plan.subtests[si].id, titled(rec.plan.subtests[si]), fmt_of(spec.metrics[0])});
     for (size_t k = 0; k < scope.subtests.size(); ++k)
       for (const auto& s : samples_of(rec, scope.subtests[k])) {
+        if (!selected(rec, s, spec.filter)) continue;
         std::vector<TableCell> row(t.columns.size());
         row[0] = TableCell::num(x_of(s, spec.x));
         row[k + 1] = TableCell::num(metric_value(*s.cell, spec.metrics[0]));
@@ -120,6 +135,7 @@ Table samples_table(const TableSpec& spec, const Scope& scope) {
     }
     for (size_t si : scope.subtests)
       for (const auto& s : samples_of(rec, si)) {
+        if (!selected(rec, s, spec.filter)) continue;
         std::vector<TableCell> row{TableCell::num(x_of(s, spec.x))};
         for (const auto& m : spec.metrics) row.push_back(TableCell::num(metric_value(*s.cell, m)));
         for (const auto& l : levels) row.push_back(l ? TableCell::num(*l) : TableCell{});

@@ -10,7 +10,7 @@ namespace pts::report {
 
 namespace {
 
-constexpr std::array<MetricInfo, 12> kMetrics{{
+constexpr std::array<MetricInfo, 13> kMetrics{{
     {"iops", "IOPS", "#,##0.0", true},
     {"read_iops", "IOPS", "#,##0.0", true},
     {"write_iops", "IOPS", "#,##0.0", true},
@@ -23,6 +23,7 @@ constexpr std::array<MetricInfo, 12> kMetrics{{
     {"p99_99_ms", "ms", "0.0000", true},
     {"p99_999_ms", "ms", "0.0000", true},
     {"cpu_pct", "% of one core", "0.0", true},  // process user + system CPU
+    {"system_cpu_pct", "% of all CPUs", "0.0", true},  // the host's, from /proc/stat
 }};
 
 constexpr double kNsPerMs = 1e6;
@@ -58,6 +59,7 @@ double metric_value(const model::CellResult& c, std::string_view metric) {
   if (metric == "p99_99_ms") return static_cast<double>(c.latency.p99_99_ns) / kNsPerMs;
   if (metric == "p99_999_ms") return static_cast<double>(c.latency.p99_999_ns) / kNsPerMs;
   if (metric == "cpu_pct") return c.cpu_usr_pct + c.cpu_sys_pct;
+  if (metric == "system_cpu_pct") return c.system_cpu_pct.value_or(0);
   return 0;
 }
 
@@ -122,6 +124,7 @@ std::optional<double> window_metric_value(const model::CellWindowResult& w, std:
   if (metric == "p99_999_ms")
     return (w.percentiles_pooled ? static_cast<double>(w.latency.p99_999_ns) : w.p99_999_latency_ns) / kNsPerMs;
   if (metric == "cpu_pct") return w.cpu_pct;
+  if (metric == "system_cpu_pct") return w.system_cpu_pct;
   return std::nullopt;
 }
 

@@ -64,7 +64,8 @@ core::Result<ReportFormats> parse_report_formats(std::string_view list, std::str
   return f;
 }
 
-core::Result<Document> render_document(const model::RunRecord& record, const ReportOptions& options) {
+core::Result<Document> render_document(const model::RunRecord& record, const ReportOptions& options,
+                                       bool raw_pages) {
   const std::string name = record.plan.template_name.empty() ? record.plan.test_id : record.plan.template_name;
   core::Result<ReportTemplate> tmpl = [&]() -> core::Result<ReportTemplate> {
     if (options.templates_dir.empty()) return load_template(name);
@@ -74,7 +75,7 @@ core::Result<Document> render_document(const model::RunRecord& record, const Rep
   }();
   if (!tmpl) return tmpl.take_error();
   const uint64_t when = options.report_wall_ns ? options.report_wall_ns : core::wall_ns();
-  return build_document(record, *tmpl, when);
+  return build_document(record, *tmpl, when, raw_pages);
 }
 
 core::Result<std::vector<std::string>> write_reports(const model::RunRecord& record, const std::string& out_dir,
@@ -93,22 +94,36 @@ core::Result<std::vector<std::string>> write_reports(const model::RunRecord& rec
   const std::string base = out_dir + "/" + base_name(record);
   const uint64_t when = options.report_wall_ns ? options.report_wall_ns : core::wall_ns();
   StagedOutput out;
-  StagedOutput scratch;  // the workbook a PDF is printed from when no xlsx is asked for; never committed
-  if (f.xlsx || f.pdf) {
-    ReportOptions o = options;
-    o.report_wall_ns = when;
-    auto doc = render_document(record, o);
+  StagedOutput scratch;  // the workbook a PDF is printed from when it differs from the xlsx; never committed
+  ReportOptions o = options;
+  o.report_wall_ns = when;
+  // The workbook laid out with or without the Raw sheet, staged in `to`; its temporary path.
+  auto workbook = [&](StagedOutput& to, bool raw_pages) -> core::Result<std::string> {
+    auto doc = render_document(record, o, raw_pages);
     if (!doc) return doc.take_error();
-    auto temp = (f.xlsx ? out : scratch).reserve(base + ".xlsx");
+    auto temp = to.reserve(base + ".xlsx");
     if (!temp) return temp.take_error();
     auto st = write_xlsx(*doc, *temp, when);
     if (!st) return st.take_error();
-    if (f.pdf) {
-      auto pdf = out.reserve(base + ".pdf");
-      if (!pdf) return pdf.take_error();
-      auto printed = xlsx_to_pdf(soffice, *temp, *pdf);
-      if (!printed) return printed.take_error();
+    return *temp;
+  };
+  std::string xlsx_path;  // the staged xlsx (with the Raw sheet)
+  if (f.xlsx) {
+    auto book = workbook(out, true);
+    if (!book) return book.take_error();
+    xlsx_path = *book;
+  }
+  if (f.pdf) {
+    std::string book = options.pdf_raw ? xlsx_path : "";
+    if (book.empty()) {  // the report pages only (or no xlsx was asked for): a workbook of its own
+      auto own = workbook(scratch, options.pdf_raw);
+      if (!own) return own.take_error();
+      book = *own;
     }
+    auto pdf = out.reserve(base + ".pdf");
+    if (!pdf) return pdf.take_error();
+    auto printed = xlsx_to_pdf(soffice, book, *pdf);
+    if (!printed) return printed.take_error();
   }
   if (f.json) {
     auto st = out.stage_text(base + ".json", options.record_json);

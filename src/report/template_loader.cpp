@@ -102,8 +102,12 @@ CellFilter read_filter(const toml::table& t, Problems& p) {
   CellFilter out;
   if (const toml::node* f = t.get("filter")) {
     if (const auto* ft = f->as_table()) {
-      check_keys(*ft, {"read_pct", "block_bytes", "id_prefix"}, "filter", p);
+      check_keys(*ft, {"read_pct", "block_bytes", "id_prefix", "threads"}, "filter", p);
       out.id_prefix = get_string(*ft, "id_prefix", p, false, "filter");
+      if (const toml::node* th = ft->get("threads")) {
+        out.max_threads = get_string(*ft, "threads", p, false, "filter") == "max";
+        if (!out.max_threads) p.add(*th, "filter 'threads' takes \"max\" (the cells with the most threads)");
+      }
       if (ft->get("read_pct")) out.read_pct = static_cast<uint32_t>(get_int(*ft, "read_pct", 0, p, "filter"));
       if (ft->get("block_bytes")) out.block_bytes = static_cast<uint32_t>(get_int(*ft, "block_bytes", 0, p, "filter"));
     } else {
@@ -118,7 +122,8 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   const std::string what = "[[sheet.table]]";
   s.x = get_enum<SampleAxis>(t, "x", SampleAxis::Minutes,
                              {{"minutes", SampleAxis::Minutes}, {"tgbw", SampleAxis::Tgbw},
-                              {"drive_fills", SampleAxis::DriveFills}, {"sample", SampleAxis::Sample}},
+                              {"drive_fills", SampleAxis::DriveFills}, {"sample", SampleAxis::Sample},
+                              {"round", SampleAxis::Round}},
                              p, what);
   s.metrics = get_strings(t, "metrics", p, what);
   s.levels = get_strings(t, "levels", p, what);
@@ -158,7 +163,8 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
                                 {"determination", TableKind::Determination}, {"matrix", TableKind::Matrix},
                                 {"raw", TableKind::Raw}, {"samples", TableKind::Samples},
                                 {"findings", TableKind::Findings}, {"interpretations", TableKind::Interpretations},
-                                {"points", TableKind::Points}, {"histogram", TableKind::Histogram}},
+                                {"points", TableKind::Points}, {"histogram", TableKind::Histogram},
+                                {"toio", TableKind::Toio}, {"access_mix", TableKind::AccessMix}},
                                p, what);
   if (!t.get("kind")) p.add(t, what + " needs 'kind'");
   s.caption = get_string(t, "caption", p, false, what);
@@ -236,7 +242,7 @@ SeriesStyle read_style(const toml::table& t, Problems& p) {
 ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_ids, Problems& p) {
   const std::string what = "[[sheet.chart]]";
   check_keys(t, {"table", "type", "title", "x_title", "y_title", "x_log_base", "y_log_base", "y_range", "styles",
-                 "width_px", "height_px"},
+                 "series", "width_px", "height_px"},
              what, p);
   ChartSpec c;
   c.source_line = static_cast<int>(t.source().begin.line);
@@ -257,6 +263,7 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
   if (c.y_range_from_data && c.y_log_base) p.add(*t.get("y_range"), "y_range = \"data\" and a log y axis exclude each other");
   if (c.x_log_base && c.type != ChartType::Scatter)
     p.add(*t.get("x_log_base"), "a logarithmic x axis needs type = \"scatter\"");
+  c.series = get_strings(t, "series", p, what);
   c.width_px = static_cast<int>(get_int(t, "width_px", c.width_px, p, what));
   c.height_px = static_cast<int>(get_int(t, "height_px", c.height_px, p, what));
   if (const toml::node* s = t.get("styles")) {
@@ -274,7 +281,7 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
 
 SheetSpec read_sheet(const toml::table& t, Problems& p) {
   const std::string what = "[[sheet]]";
-  check_keys(t, {"name", "title", "repeat", "role", "table", "chart"}, what, p);
+  check_keys(t, {"name", "title", "repeat", "role", "group", "table", "chart"}, what, p);
   SheetSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
   s.name = get_string(t, "name", p, true, what);
@@ -283,6 +290,9 @@ SheetSpec read_sheet(const toml::table& t, Problems& p) {
                                    {{"once", SheetRepeat::Once}, {"subtest", SheetRepeat::Subtest},
                                     {"tracking", SheetRepeat::Tracking}},
                                    p, what);
+  s.group = get_string(t, "group", p, false, what);
+  if (!s.group.empty() && s.repeat != SheetRepeat::Subtest)
+    p.add(*t.get("group"), "'group' lays out sheets sub-test by sub-test: it needs repeat = \"subtest\"");
   if (const toml::node* n = t.get("role")) {
     const std::string name = get_string(t, "role", p, false, what);
     if (const auto role = model::role_from_name(name)) s.role = *role;
@@ -361,6 +371,19 @@ void replace_test_name(std::string& title, const std::string& from, const std::s
     title.replace(pos, from.size(), to);
 }
 
+void read_sheets(const toml::table& root, ReportTemplate& t, Problems& p) {
+  if (const toml::node* n = root.get("sheet")) {
+    if (const auto* arr = n->as_array()) {
+      for (const auto& e : *arr) {
+        if (const auto* st = e.as_table()) t.sheets.push_back(read_sheet(*st, p));
+        else p.add(e, "'sheet' entries must be tables ([[sheet]])");
+      }
+    } else {
+      p.add(*n, "'sheet' must be an array of tables ([[sheet]])");
+    }
+  }
+}
+
 /// Whether the template at `path` names a base itself (a parse error is reported by its load).
 bool has_base(const std::string& path) {
   try {
@@ -390,8 +413,8 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
   if (const toml::node* n = root.get("base")) {
     const std::string base = get_string(root, "base", p, false, "the template");
     const fs::path base_path = fs::path(path).parent_path() / (base + ".toml");
-    if (root.get("sheet") || root.get("headline"))
-      p.add(*n, "a template with 'base' takes its [[sheet]]s and [[headline]]s from it; remove them");
+    if (root.get("headline"))
+      p.add(*n, "a template with 'base' takes its [[headline]]s from it; remove them");
     else if (base.empty() || base.find('/') != std::string::npos || base == fs::path(path).stem().string())
       p.add(*n, "'base' = '" + base + "' must name another template of this folder");
     else if (!fs::is_regular_file(base_path))
@@ -401,9 +424,14 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
     else if (auto b = load_template_file(base_path.string()); !b.ok())
       for (const auto& m : b.error().messages) p.list.push_back(m);
     else {
-      t.sheets = b->sheets;
+      // Its own [[sheet]]s (ECW's access probabilities) come first, then the base's.
+      read_sheets(root, t, p);
+      for (auto& s : t.sheets) replace_test_name(s.title, "{test_name}", t.test_name);
+      for (auto s : b->sheets) {
+        replace_test_name(s.title, b->test_name, t.test_name);
+        t.sheets.push_back(std::move(s));
+      }
       t.headlines = b->headlines;
-      for (auto& s : t.sheets) replace_test_name(s.title, b->test_name, t.test_name);
     }
     if (!p.list.empty()) return core::Error(core::ErrorKind::BadInput, std::move(p.list));
     return t;
@@ -418,16 +446,7 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
       p.add(*n, "'headline' must be an array of tables ([[headline]])");
     }
   }
-  if (const toml::node* n = root.get("sheet")) {
-    if (const auto* arr = n->as_array()) {
-      for (const auto& e : *arr) {
-        if (const auto* st = e.as_table()) t.sheets.push_back(read_sheet(*st, p));
-        else p.add(e, "'sheet' entries must be tables ([[sheet]])");
-      }
-    } else {
-      p.add(*n, "'sheet' must be an array of tables ([[sheet]])");
-    }
-  }
+  read_sheets(root, t, p);
   for (auto& s : t.sheets) replace_test_name(s.title, "{test_name}", t.test_name);
   if (t.sheets.empty()) p.list.push_back(path + ":1: the template defines no [[sheet]]");
   if (!p.list.empty()) return core::Error(core::ErrorKind::BadInput, std::move(p.list));

@@ -35,7 +35,10 @@ enum class TableKind {
   Findings,       ///< the findings pts stored per sub-test: long form, or rows = sub-tests × `keys`
   Interpretations,///< the plan's readings of unconfirmed details and the time scale, in words
   Points,         ///< one row per cell: x = window `x_metric`, a column per `series_label` value = `metric`
-  Histogram       ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+  Histogram,      ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+  // DIRTH / ECW (report/demand_tables.cpp):
+  Toio,           ///< one row per TC × QD point: x = total OIO (TC × QD), window IOPS and ART
+  AccessMix       ///< the stimulus's block-size × LBA-range access probabilities, as run
 };
 
 /// The x axis of a Samples table.
@@ -43,7 +46,8 @@ enum class SampleAxis {
   Minutes,     ///< elapsed time from the sub-test's first cell: cell seconds + host idle
   Tgbw,        ///< total GB (10^9 B) written by the sub-test so far (TGBW)
   DriveFills,  ///< bytes written so far ÷ the user capacity
-  Sample       ///< 1, 2, 3, …
+  Sample,      ///< 1, 2, 3, …
+  Round        ///< the Round a sample ends, as a fraction: sample k of n in Round r at r − 1 + k / n
 };
 
 /// A cell dimension used for matrix rows/columns and series labels.
@@ -54,6 +58,9 @@ struct CellFilter {
   std::optional<uint32_t> read_pct;
   std::optional<uint32_t> block_bytes;
   std::string id_prefix;  ///< cell id starts with it ("tc": DIRTH's sweep points); empty = any
+  /// Only the cells with the most threads among those the other fields keep (DIRTH's "TC 32
+  /// IOPS vs Round, all QD" whatever the grid's largest TC is).
+  bool max_threads = false;
 };
 
 struct TableSpec {
@@ -98,6 +105,8 @@ struct ChartSpec {
   int x_log_base = 0;       ///< 0 = linear
   int y_log_base = 0;
   std::vector<SeriesStyle> styles;
+  /// The table columns drawn, by key, in table order; empty = every column after the first.
+  std::vector<std::string> series;
   bool y_range_from_data = false;  ///< y axis spans the data (not from 0): window plots
   int width_px = 0;         ///< 0 = the page's width
   int height_px = 380;
@@ -112,6 +121,10 @@ struct SheetSpec {
   /// sub-tests); any_role = every one (no `role` key).
   model::SubTestRole role = model::SubTestRole::SteadyRounds;
   bool any_role = true;
+  /// Consecutive sheets repeated per sub-test with the same group are laid out sub-test by
+  /// sub-test (DIRTH: MaxIOPS pre-writes, MaxIOPS histogram, MidIOPS pre-writes, …), not sheet
+  /// by sheet. Empty = none.
+  std::string group;
   std::vector<TableSpec> tables;
   std::vector<ChartSpec> charts;
   int source_line = 0;

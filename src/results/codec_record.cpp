@@ -115,7 +115,7 @@ PTS_JSON_DEFINE(CellWindowResult, cell_id, rounds, iops, read_iops,
                 write_iops, mbps, read_mbps, write_mbps,
                 mean_latency_ns, max_latency_ns, p99_999_latency_ns,
                 latency, read_latency, write_latency, percentiles_pooled,
-                cpu_pct)
+                cpu_pct, system_cpu_pct)
 PTS_JSON_DEFINE(FailedCell, round, cell)
 PTS_JSON_DEFINE(SubTestRecord, id, purge, failed_purges, failed_cells, wipc,
                 rounds, complete,

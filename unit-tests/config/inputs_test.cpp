@@ -96,15 +96,15 @@ TEST(Catalog, FindsDefinitionsByIdAndAlias) {
   setenv("PTSUITE_TESTS_DIR", PTS_SOURCE_DIR "/tests-pts", 1);
   for (const auto& [name, id] : {std::pair{"iops", "iops"}, {"tp", "throughput"}, {"throughput", "throughput"},
                                  {"lat", "latency"}, {"LATENCY", "latency"}, {"wsat", "wsat"}, {"HIR", "hir"},
-                                 {"xsr", "xsr"}, {"dirth", "dirth"}, {"ecw", "ecw"}}) {
+                                 {"xsr", "xsr"}, {"dirth", "dirth"}, {"ecw", "ecw"}, {"cbw", "ecw"}}) {
     auto d = config::find_definition(name);
     ASSERT_TRUE(d.ok()) << name << ": " << d.error().message();
     EXPECT_EQ(d->id, id);
   }
-  auto bad = config::find_definition("cbw");
+  auto bad = config::find_definition("isw");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().kind, core::ErrorKind::BadInput);
-  EXPECT_NE(bad.error().message().find("unknown test 'cbw' (known: dirth ecw hir iops latency/lat throughput/tp wsat xsr)"),
+  EXPECT_NE(bad.error().message().find("unknown test 'isw' (known: dirth ecw/cbw hir iops latency/lat throughput/tp wsat xsr)"),
             std::string::npos)
       << bad.error().message();
   auto all = config::load_all_definitions(PTS_SOURCE_DIR "/tests-pts");

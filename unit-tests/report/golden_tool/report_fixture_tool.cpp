@@ -206,8 +206,24 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
                                        "recovery reference)"},
                            {"rows", rows}});
   } else {
-    e["sheets"] = {"Summary", "SS Window 1", "SS Window 2", "Demand Variation", "Demand Intensity", "CPU",
-                   "Histogram 1", "Histogram 2", "Histogram 3", "Readings", "Raw"};
+    // The pages of the one implementation's DIRTH report (P1–P15), the histogram pages after
+    // their pre-writes point by point; ECW's access probabilities first.
+    e["sheets"] = {"Summary", "PC IOPS", "SS Window 1", "Round Pre-writes", "Top TC vs Round", "SS Window 2",
+                   "Demand Variation", "Demand Intensity", "CPU", "Pre-writes 1", "Histogram 1", "Pre-writes 2",
+                   "Histogram 2", "Pre-writes 3", "Histogram 3", "IOPS ART vs TOIO", "Readings", "Raw"};
+    if (name == "ecw") {
+      e["sheets"].insert(e["sheets"].begin() + 1, "Access Probabilities");
+      // Share of all I/Os by size × LBA group: the size's share × the group's, computed here
+      // from the fixture's mix (0.5, 1, 4, 8, 16, 32, 64 KiB; groups 50/30/20 %).
+      json mix = json::array();
+      const std::pair<const char*, double> sizes[] = {{"0.5 KiB", 4}, {"1 KiB", 6},  {"4 KiB", 67}, {"8 KiB", 10},
+                                                      {"16 KiB", 7},  {"32 KiB", 3}, {"64 KiB", 3}};
+      for (const auto& [bs, share] : sizes) mix.push_back({bs, share * 0.5, share * 0.3, share * 0.2, share});
+      mix.push_back({"All block sizes", 50.0, 30.0, 20.0, 100.0});
+      e["tables"].push_back({{"sheet", "Access Probabilities"},
+                             {"caption", "Share of all I/Os (%) by block size and LBA group, as run"},
+                             {"rows", mix}});
+    }
     headline_of("MaxIOPS (highest IOPS with ART ≤ the ceiling)", "max_iops");
     headline_of("MinIOPS (TC 1 / QD 1)", "min_iops");
     json rows = json::array();
