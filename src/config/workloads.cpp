@@ -204,6 +204,13 @@ bool purge_wanted(ResolveCtx& c) {
   return c.d.purge && !(p.purge_method == model::PurgeMethod::None && !p.purge_auto);
 }
 
+void note_unsegmented_client(ResolveCtx& c) {
+  const auto& p = c.plan();
+  if (p.device_class != "client" || p.ar_segments.count > 1) return;
+  c.interpret("Client ActiveRange: " + num(p.active_range_pct) + " % as one range, no AR segmentation (the sources "
+              "apply PTS-C's 2048 segments to IOPS, TP and LAT only; ADATA's PTS 2.0 client mode segments nothing)");
+}
+
 model::SubTestPlan precondition_subtest(ResolveCtx& c, const WorkloadDef& w, uint32_t cells_per_round,
                                         const std::string& title, bool track_first) {
   auto& p = c.plan();

@@ -50,6 +50,10 @@ const WorkloadDef* stimulus(ResolveCtx& c, const std::string& default_id);
 /// Whether the sub-tests purge (the definition's purge, unless --purge none was chosen).
 bool purge_wanted(ResolveCtx& c);
 
+/// For the client class of a test the sources do not segment (WSAT, HIR, XSR): states that its
+/// ActiveRange is one range, as a reading (docs/pts-rules.md "Client class").
+void note_unsegmented_client(ResolveCtx& c);
+
 /// Steady-state preconditioning sub-test: Rounds of `cells_per_round` cells of `w` at the
 /// plan's TC/QD; the Tracking Variable is the IOPS of each Round's last cell (its first with
 /// `track_first`).

@@ -239,6 +239,12 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
     const std::string pre = many ? subtest_name(p) + ": " : "";
     params.fields.push_back({"Stimulus", pre + stimulus(p)});
     const uint32_t run_rounds = st && !st->rounds.empty() ? st->rounds.back().round : 0;
+    if (p.tracking.empty()) {  // run to its own stop rule: no window, no steady state to state
+      params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) +
+                                             " run (the procedure's own stop rule; no steady-state determination)"});
+      params.fields.push_back({"Tracking", pre + "none"});
+      continue;
+    }
     std::string window;
     if (!st || st->rounds.empty()) {
       window = "no Round recorded";
@@ -249,15 +255,20 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
                : rr.from_record          ? r + ", NOT steady"
                                          : r + " reported, partial";
     }
-    params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) + " run (max " +
-                                           std::to_string(plan.max_rounds) + "); window " + window});
+    const std::string cap = p.role == model::SubTestRole::WsatSamples  // samples: stopped by WSAT's own rule
+                                ? ""
+                                : " (max " + std::to_string(plan.max_rounds) + ")";
+    params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) + " run" + cap + "; window " + window});
     std::string tracking;
     for (const auto& tv : p.tracking) tracking += (tracking.empty() ? "" : "; ") + tv.label;
     params.fields.push_back({"Tracking", pre + (tracking.empty() ? "none" : tracking)});
   }
   params.fields.push_back({"Cell duration", trimmed_number(plan.cell_seconds, 3) + " s per cell (spec: " +
                                                 trimmed_number(plan.spec_cell_seconds, 3) + " s)"});
-  params.fields.push_back({"SS criteria", "data exc. ≤ " + trimmed_number(plan.data_excursion_limit * 100, 2) +
+  bool tracked = false;
+  for (size_t si : scope.subtests) tracked = tracked || !plan.subtests[si].tracking.empty();
+  if (tracked)
+    params.fields.push_back({"SS criteria", "data exc. ≤ " + trimmed_number(plan.data_excursion_limit * 100, 2) +
                                               " %, slope exc. ≤ " + trimmed_number(plan.slope_excursion_limit * 100, 2) +
                                               " %, " + std::to_string(plan.window_rounds) + " Rounds"});
   params.fields.push_back({"Run state", run_state_label(rec.state)});

@@ -1,6 +1,8 @@
 // report/summary_page.cpp — see summary_page.h.
 #include "report/summary_page.h"
 
+#include <algorithm>
+
 #include "core/units.h"
 #include "report/header_block.h"
 #include "report/record_view.h"
@@ -160,7 +162,11 @@ Page summary_page(const model::RunRecord& rec, const ReportTemplate& tmpl) {
   page.title = "Summary – " + (rec.plan.title.empty() ? tmpl.test_name : rec.plan.title) + " of " +
                (rec.device.model.empty() ? rec.device.serial : rec.device.model);
   page.tables.push_back(drive_table(rec));
-  page.tables.push_back(verdict_table(rec));
+  // A test where no sub-test has a Tracking Variable (WSAT without its optional stop, XSR) has
+  // no steady-state determination: its Summary says nothing about one.
+  const bool tracked = std::any_of(rec.plan.subtests.begin(), rec.plan.subtests.end(),
+                                   [](const model::SubTestPlan& p) { return !p.tracking.empty(); });
+  if (tracked) page.tables.push_back(verdict_table(rec));
   page.tables.push_back(headline_table(rec, tmpl));
   page.tables.push_back(deviations_table(rec));
   for (size_t i = 0; i < page.tables.size(); ++i) page.tables[i].order = static_cast<int>(i);

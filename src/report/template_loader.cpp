@@ -131,6 +131,10 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   s.mark = get_string(t, "mark", p, false, what);
   s.x_metric = get_string(t, "x_metric", p, false, what);
   s.series_by_subtest = get_bool(t, "series_by_subtest", false, p, what);
+  s.series_by_cell = get_bool(t, "series_by_cell", false, p, what);
+  s.continuous_time = get_bool(t, "continuous_time", false, p, what);
+  if (s.series_by_cell && !s.series_by_subtest)
+    p.add(*t.get("series_by_cell"), "series_by_cell = true splits each sub-test's series: it needs series_by_subtest");
   for (const auto& m : s.metrics)
     if (!find_metric(m)) p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + metric_names() + ")");
   const bool samples = s.kind == TableKind::Samples;
@@ -138,7 +142,7 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   if (samples && s.series_by_subtest && s.metrics.size() != 1)
     p.add(t, "series_by_subtest = true draws one metric per sub-test: give exactly one in 'metrics'");
   if (!samples)
-    for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest"})
+    for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time"})
       if (t.get(k)) p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
   if (s.kind == TableKind::Points) {
     const MetricInfo* xm = s.x_metric.empty() ? nullptr : find_metric(s.x_metric);
@@ -153,7 +157,8 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
 TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
   check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label", "x",
-                 "metrics", "levels", "mark", "series_by_subtest", "x_metric", "keys"},
+                 "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time", "x_metric",
+                 "keys"},
              what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);

@@ -79,6 +79,8 @@ struct TableSpec {
   std::vector<std::string> levels;   ///< Samples: a constant column per finding key (a plateau, a baseline)
   std::string mark;                  ///< Samples: a finding holding a sample number; its first metric there only
   bool series_by_subtest = false;    ///< Samples: one column per sub-test (rows grouped by sub-test)
+  bool series_by_cell = false;       ///< Samples, with series_by_subtest: one column per sub-test × cell
+  bool continuous_time = false;      ///< Samples: x runs on across the sub-tests in scope (plan order)
   std::string x_metric;              ///< Points: the window metric on the x axis
   std::vector<std::string> keys;     ///< Findings: columns (rows = sub-tests); empty = long form
   int source_line = 0;       ///< template line, for error messages

@@ -23,13 +23,14 @@ PTS_JSON_DEFINE(SubTestPlan, id, title, purge, wipc_enabled, wipc, cells,
                 tracking, role, role_index)
 PTS_JSON_DEFINE(WsatPlan, workload, workload_title, max_seconds,
                 spec_max_seconds, capacity_multiple, stop_bytes,
-                stop_at_steady, fob_samples, cliff_fraction,
-                plateau_samples)
+                stop_at_steady, ss_interval_samples, fob_samples,
+                cliff_fraction, plateau_samples)
 PTS_JSON_DEFINE(HirPlan, access_a_seconds, spec_access_a_seconds,
-                repetitions, access_c_seconds, spec_access_c_seconds,
+                repetitions, access_c_sample_seconds,
+                spec_access_c_sample_seconds, access_c_samples,
                 wait_seconds, spec_wait_seconds, baseline)
 PTS_JSON_DEFINE(XsrGroup, cell_id, seconds, spec_seconds)
-PTS_JSON_DEFINE(XsrPlan, groups, recovery_reference, recovery_tolerance)
+PTS_JSON_DEFINE(XsrPlan, groups, recovery_reference)
 PTS_JSON_DEFINE(DirthPlan, thread_counts, queue_depths, sweep_order,
                 art_ceiling_ns, round_prewrite_seconds,
                 spec_round_prewrite_seconds, histogram_prewrite_seconds,

@@ -57,7 +57,7 @@ RUNS = {
     "throughput": ({}, ["--cell-seconds", "0.2", "--max-rounds", "5"]),
     "latency": ({}, ["--cell-seconds", "0.2", "--max-rounds", "5"]),
     "wsat": ({}, ["--cell-seconds", "0.5", "--time-scale", "0.0001"]),
-    "hir": ({"repetitions": "20", "access_c_seconds": "300"},
+    "hir": ({"repetitions": "20", "access_c_samples": "20"},
             ["--cell-seconds", "0.2", "--max-rounds", "5", "--time-scale", "0.002"]),
     "xsr": ({}, ["--cell-seconds", "0.5", "--time-scale", "0.0001"]),
     "dirth": ({"thread_counts": "[4, 2, 1]", "queue_depths": "[8, 4, 1]", "precondition_round_cells": "10"},

@@ -163,7 +163,8 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
     e["headlines"].push_back(json::array({label, num_or_null(stored_finding(r, key))}));
   };
   if (name == "wsat") {
-    e["sheets"] = {"Summary", "IOPS vs Time", "IOPS vs TGBW", "IOPS vs TGBW log", "Response Times", "Findings", "Raw"};
+    e["sheets"] = {"Summary",           "IOPS vs Time",   "IOPS vs TGBW", "IOPS vs TGBW log",
+                   "IOPS vs Drive Fills", "Response Times", "Findings",     "Raw"};
     headline_of("FOB plateau IOPS", "fob_plateau_iops");
     headline_of("Steady plateau IOPS", "steady_plateau_iops");
     json rows = json::array();
@@ -176,7 +177,26 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
                            {"caption", "One sample per minute of stimulus (scaled by --time-scale where stated)"},
                            {"rows", rows}});
   } else if (name == "hir") {
-    e["sheets"] = {"Summary", "SS Window 1", "Wait State 1", "Wait State 2", "All Wait States", "Recovery", "Raw"};
+    e["sheets"] = {"Summary",      "Preconditioning", "SS Window 1", "Wait State 1",
+                   "Wait State 2", "All Wait States", "Recovery",    "Raw"};
+    // All wait states on one time axis (idle included, baselines included): per wait state one
+    // column for Access A and one for Access C; x runs on from one wait state into the next.
+    json all = json::array();
+    double t = 0;
+    for (size_t si = 1; si < r.subtests.size(); ++si)
+      for (const auto& round : r.subtests[si].rounds) {
+        for (const auto& c : round.cells) {
+          t += c.seconds;
+          json row = json::array({t / 60, nullptr, nullptr, nullptr, nullptr});
+          row[1 + 2 * (si - 1) + (c.cell_id == "access-c" ? 1 : 0)] = c.iops;
+          all.push_back(row);
+        }
+        if (round.idle_after) t += static_cast<double>(round.idle_after->measured_ns) / 1e9;
+      }
+    e["tables"].push_back({{"sheet", "All Wait States"},
+                           {"caption", "IOPS of every Access A and Access C sample on one time axis; per wait state "
+                                       "one series for Access A and one for its return to baseline (Access C)"},
+                           {"rows", all}});
     const double base = r.subtests[0].final_verdict->variables[0].window.average;
     json rows = json::array();
     for (size_t si = 1; si < r.subtests.size(); ++si) {
