@@ -76,7 +76,7 @@ install)
   rm -f "$prefix.log"
   for f in bin/ptsuite share/man/man1/ptsuite.1 share/bash-completion/completions/ptsuite \
            share/ptsuite/tests-pts/iops.toml share/ptsuite/templates/iops.toml \
-           share/ptsuite/tests-pts/requirements/review-lab-shortlist.toml; do
+           share/ptsuite/tests-pts/requirements/review-lab-shortlist.toml share/ptsuite/fleet/submit.sh; do
     [ -e "$prefix/$f" ] && ok "$f installed" || bad "$f not installed"
   done
   # The installed binary finds the installed definitions (list names their directory) and
