@@ -16,6 +16,7 @@ namespace pts::config {
 namespace {
 
 using detail::line_of;
+using detail::parse_toml;
 using detail::Problems;
 using detail::TableReader;
 
@@ -115,13 +116,9 @@ model::Requirement read_requirement(TableReader r, const std::set<std::string>& 
 core::Result<model::RequirementSheet> parse_requirement_sheet(const std::string& text, const std::string& file,
                                                               const FigureCheck& figure_check) {
   Problems p(file);
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    p.add(static_cast<int>(e.source().begin.line), "TOML syntax: " + std::string(e.description()));
-    return core::Error(core::ErrorKind::BadInput, p.list());
-  }
+  auto parsed = parse_toml(text, p);
+  if (!parsed) return core::Error(core::ErrorKind::BadInput, p.list());
+  const toml::table& root = *parsed;
   model::RequirementSheet s;
   s.file = file;
   TableReader top(root, "the file", p);
