@@ -56,6 +56,7 @@ const std::vector<ExitCode>& exit_codes() {
       {4, "device or purge failure", "Device or purge failure, including a target that cannot be opened for "
                                      "the purge."},
       {5, "I/O error during a run", "I/O error during a run."},
+      {6, "requirement failed", "check: at least one requirement of the sheet failed (every one was answered)."},
       {130, "interrupted", "Interrupted (Ctrl-C): the run directory holds a valid partial run; ptsuite resume "
                            "continues it."},
   };
@@ -71,6 +72,11 @@ void Definer::argument(const std::string& name, std::string& field, const std::s
                        const std::string& default_text) {
   auto* o = cmd_.add_option(name, field, help);
   o->default_str(default_text);
+}
+
+void Definer::arguments(const std::string& name, std::vector<std::string>& field, const std::string& help) {
+  auto* o = cmd_.add_option(name, field, help);
+  o->expected(0, -1)->default_str("");
 }
 
 CLI::Option* Definer::add_value(const std::string& flag, const std::string& value_name, const std::string& help,

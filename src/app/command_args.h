@@ -86,6 +86,18 @@ struct AnalyzeArgs : ParseProblems {
   bool json = false;
 };
 
+struct CompareArgs : ParseProblems {
+  std::vector<std::string> run_dirs;
+  std::optional<std::string> baseline, out;
+  bool allow_mismatch = false;
+};
+
+struct CheckArgs : ParseProblems {
+  std::vector<std::string> run_dirs;
+  std::optional<std::string> spec, out;
+  bool json = false;
+};
+
 struct PlanArgs : ParseProblems {
   std::string test, target;
   RunOptionArgs run_options;
@@ -104,6 +116,8 @@ struct CommandArgs {
   ReportArgs report;
   AnalyzeArgs analyze;
   PlanArgs plan;
+  CompareArgs compare;
+  CheckArgs check;
 
   /// The parser's problems of command `name`.
   std::vector<std::string>& problems(const std::string& name);

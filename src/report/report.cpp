@@ -141,4 +141,19 @@ core::Result<std::vector<std::string>> write_reports(const model::RunRecord& rec
   return out.commit();
 }
 
+core::Result<std::vector<std::string>> write_document_files(const Document& doc, const std::string& xlsx_path,
+                                                            const std::vector<std::pair<std::string, std::string>>& texts,
+                                                            uint64_t created_wall_ns) {
+  StagedOutput out;
+  auto temp = out.reserve(xlsx_path);
+  if (!temp) return temp.take_error();
+  auto st = write_xlsx(doc, *temp, created_wall_ns ? created_wall_ns : core::wall_ns());
+  if (!st) return st.take_error();
+  for (const auto& [path, text] : texts) {
+    auto staged = out.stage_text(path, text);
+    if (!staged) return staged.take_error();
+  }
+  return out.commit();
+}
+
 }  // namespace pts::report

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -51,5 +52,12 @@ core::Result<Document> render_document(const model::RunRecord& record, const Rep
 /// the PDF is asked for without LibreOffice (checked before anything is written).
 core::Result<std::vector<std::string>> write_reports(const model::RunRecord& record, const std::string& out_dir,
                                                      const ReportOptions& options);
+
+/// Writes a Document laid out elsewhere (`compare`, `check`) to `xlsx_path`, and each (path,
+/// text) of `texts` beside it, all or nothing (every file to a temporary name first). Returns
+/// the paths written; BadInput when a directory is missing or cannot be written.
+core::Result<std::vector<std::string>> write_document_files(const Document& doc, const std::string& xlsx_path,
+                                                            const std::vector<std::pair<std::string, std::string>>& texts,
+                                                            uint64_t created_wall_ns);
 
 }  // namespace pts::report
