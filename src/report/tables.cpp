@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "report/phase_tables.h"
+#include "report/run_tables.h"
 #include "report/record_view.h"
 
 namespace pts::report {
@@ -262,6 +263,7 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Interpretations:
     case TableKind::Points:
     case TableKind::Histogram: t = phase_table(spec, scope); break;
+    case TableKind::Runs: t = runs_table(spec, scope); break;
   }
   t.id = spec.id;
   t.printed = spec.printed;

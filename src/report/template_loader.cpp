@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "report/record_view.h"
+#include "report/run_tables.h"
 
 #ifndef PTS_TEMPLATES_SOURCE_DIR
 #define PTS_TEMPLATES_SOURCE_DIR ""
@@ -126,16 +127,25 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   s.mark = get_string(t, "mark", p, false, what);
   s.x_metric = get_string(t, "x_metric", p, false, what);
   s.series_by_subtest = get_bool(t, "series_by_subtest", false, p, what);
+  const bool runs = s.kind == TableKind::Runs;
   for (const auto& m : s.metrics)
-    if (!find_metric(m)) p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + metric_names() + ")");
+    if (runs ? !is_run_metric(m) : !find_metric(m))
+      p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + (runs ? run_metric_names() : metric_names()) + ")");
+  if (runs && !is_run_metric(s.x_metric))
+    p.add(t, "a 'runs' table needs 'x_metric', a run metric (" + run_metric_names() + ")");
   const bool samples = s.kind == TableKind::Samples;
   if (samples && s.metrics.empty()) p.add(t, "a 'samples' table needs 'metrics'");
   if (samples && s.series_by_subtest && s.metrics.size() != 1)
     p.add(t, "series_by_subtest = true draws one metric per sub-test: give exactly one in 'metrics'");
   if (!samples)
     for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest"})
-      if (t.get(k)) p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
-  if (s.kind == TableKind::Points) {
+      if (t.get(k) && !(runs && std::string(k) == "metrics"))
+        p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
+  s.pivot = get_string(t, "pivot", p, false, what);
+  if (!s.pivot.empty() && (!runs || (s.pivot != "read_pct" && s.pivot != "total_qd") || s.metrics.size() != 1))
+    p.add(*t.get("pivot"), "'pivot' (\"read_pct\" or \"total_qd\") applies to 'runs' tables with one metric");
+  if (runs) {
+  } else if (s.kind == TableKind::Points) {
     const MetricInfo* xm = s.x_metric.empty() ? nullptr : find_metric(s.x_metric);
     if (!xm || !xm->in_window_results)
       p.add(t, "a 'points' table needs 'x_metric', a stored window metric (" + metric_names(true) + ")");
@@ -148,7 +158,7 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
 TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
   check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label", "x",
-                 "metrics", "levels", "mark", "series_by_subtest", "x_metric", "keys"},
+                 "metrics", "levels", "mark", "series_by_subtest", "x_metric", "keys", "pivot"},
              what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
@@ -158,7 +168,8 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
                                 {"determination", TableKind::Determination}, {"matrix", TableKind::Matrix},
                                 {"raw", TableKind::Raw}, {"samples", TableKind::Samples},
                                 {"findings", TableKind::Findings}, {"interpretations", TableKind::Interpretations},
-                                {"points", TableKind::Points}, {"histogram", TableKind::Histogram}},
+                                {"points", TableKind::Points}, {"histogram", TableKind::Histogram},
+                                {"runs", TableKind::Runs}},
                                p, what);
   if (!t.get("kind")) p.add(t, what + " needs 'kind'");
   s.caption = get_string(t, "caption", p, false, what);
@@ -236,7 +247,7 @@ SeriesStyle read_style(const toml::table& t, Problems& p) {
 ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_ids, Problems& p) {
   const std::string what = "[[sheet.chart]]";
   check_keys(t, {"table", "type", "title", "x_title", "y_title", "x_log_base", "y_log_base", "y_range", "styles",
-                 "width_px", "height_px"},
+                 "width_px", "height_px", "series", "point_labels"},
              what, p);
   ChartSpec c;
   c.source_line = static_cast<int>(t.source().begin.line);
@@ -257,6 +268,8 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
   if (c.y_range_from_data && c.y_log_base) p.add(*t.get("y_range"), "y_range = \"data\" and a log y axis exclude each other");
   if (c.x_log_base && c.type != ChartType::Scatter)
     p.add(*t.get("x_log_base"), "a logarithmic x axis needs type = \"scatter\"");
+  c.series = get_strings(t, "series", p, what);
+  c.point_labels = get_string(t, "point_labels", p, false, what);
   c.width_px = static_cast<int>(get_int(t, "width_px", c.width_px, p, what));
   c.height_px = static_cast<int>(get_int(t, "height_px", c.height_px, p, what));
   if (const toml::node* s = t.get("styles")) {

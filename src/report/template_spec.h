@@ -35,7 +35,8 @@ enum class TableKind {
   Findings,       ///< the findings pts stored per sub-test: long form, or rows = sub-tests × `keys`
   Interpretations,///< the plan's readings of unconfirmed details and the time scale, in words
   Points,         ///< one row per cell: x = window `x_metric`, a column per `series_label` value = `metric`
-  Histogram       ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+  Histogram,      ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+  Runs            ///< one row per measured run (curve, sweep): x = `x_metric`, then `metrics` (run_tables.h)
 };
 
 /// The x axis of a Samples table.
@@ -74,6 +75,9 @@ struct TableSpec {
   bool series_by_subtest = false;    ///< Samples: one column per sub-test (rows grouped by sub-test)
   std::string x_metric;              ///< Points: the window metric on the x axis
   std::vector<std::string> keys;     ///< Findings: columns (rows = sub-tests); empty = long form
+  /// Runs: "read_pct" or "total_qd" = one column of metrics[0] per value of it (a chart line
+  /// each); empty = one column per metric.
+  std::string pivot;
   int source_line = 0;       ///< template line, for error messages
 };
 
@@ -99,6 +103,10 @@ struct ChartSpec {
   int y_log_base = 0;
   std::vector<SeriesStyle> styles;
   bool y_range_from_data = false;  ///< y axis spans the data (not from 0): window plots
+  /// The table columns drawn, by key; empty = every column after the first.
+  std::vector<std::string> series;
+  /// A text column whose cells label each point of every series drawn ("10 %", "max"); "" = none.
+  std::string point_labels;
   int width_px = 0;         ///< 0 = the page's width
   int height_px = 380;
   int source_line = 0;
