@@ -78,6 +78,9 @@ struct ProcedureRow {
   bool scaled = false;            ///< has phases beyond its cells: --time-scale multiplies them
   bool takes_workload = false;    ///< --workload picks its stimulus among the definition's workloads
   bool takes_art_ceiling = false; ///< --art-ceiling sets its MaxIOPS ceiling
+  /// Not a SNIA PTS test: `ptsuite list` shows its definitions apart, under this heading;
+  /// nullptr for the PTS's own tests.
+  const char* not_snia_group = nullptr;
 
   /// Reads the procedure's own table (`own`, named "[<table>]") into d.own_table.
   void (*read)(detail::TableReader& own, TestDefinition& d) = nullptr;

@@ -11,5 +11,7 @@ const ProcedureRow& wsat_procedure();           ///< wsat.cpp
 const ProcedureRow& hir_procedure();            ///< hir.cpp
 const ProcedureRow& xsr_procedure();            ///< xsr.cpp
 const ProcedureRow& dirth_procedure();          ///< dirth.cpp: DIRTH and ECW
+const ProcedureRow& curve_procedure();          ///< curve.cpp: latency-vs-load curves (not SNIA)
+const ProcedureRow& sweep_procedure();          ///< sweep.cpp: Iometer-style sweeps (not SNIA)
 
 }  // namespace pts::config

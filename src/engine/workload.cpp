@@ -160,6 +160,7 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.byte_budget = budget_each;
     if (spec.bytes_limit && w == 0) p.byte_budget += spec.bytes_limit % spec.threads;
     p.rate_iops = spec.rate_iops ? static_cast<double>(spec.rate_iops) / spec.threads : 0.0;
+    p.arrival = spec.arrival;
     p.seed = spec.seed;
     p.completion_poll_ns =
         completion_poll_ns_for(spec, std::thread::hardware_concurrency());

@@ -13,6 +13,7 @@
 
 #include "core/result.h"
 #include "engine/io_engine.h"
+#include "engine/rate_pacer.h"
 #include "engine/rng.h"
 #include "model/access_spec.h"
 
@@ -67,6 +68,7 @@ struct WorkerPlan {
   uint64_t byte_budget = UINT64_MAX;  ///< stop issuing after this many bytes (UINT64_MAX: time only)
   bool trim = false;                  ///< the non-read I/Os deallocate (model::AccessSpec::trim)
   double rate_iops = 0;               ///< this worker's share of spec.rate_iops; 0 = unthrottled
+  model::Arrival arrival = model::Arrival::Fixed;  ///< paced: spec.arrival (pacer_for chooses the pacer)
   uint64_t seed = 0;                  ///< the cell's seed; the worker index selects the stream
   /// At low depth, poll for the completion until it arrives, up to this long, before sleeping
   /// in io_uring_enter, so the issuing CPU does not go idle between I/Os (an idle CPU's
@@ -77,6 +79,17 @@ struct WorkerPlan {
   /// model::kAutoPollBudgetNs only if polling won.
   bool probe_completion_wait = false;
 };
+
+/// The stream of a paced worker's arrival gaps: apart from its offset stream (worker_index + 1),
+/// so pacing a spec does not change which offsets it draws.
+inline Rng arrival_rng(const WorkerPlan& plan) { return Rng(plan.seed, 0x41525256ull + plan.worker_index); }
+
+/// The random-arrival pacer of a paced worker whose arrival is not Fixed.
+inline ArrivalPacer arrival_pacer(const WorkerPlan& plan) {
+  return ArrivalPacer(plan.rate_iops,
+                      plan.arrival == model::Arrival::Uniform ? ArrivalGaps::Uniform : ArrivalGaps::Exponential,
+                      arrival_rng(plan), plan.queue_depth);
+}
 
 /// Completion polling budget for a spec: spec.poll_budget_ns when TC×QD ≤ kLowDepthMaxOio,
 /// the spec is unthrottled, and every worker can have a CPU of its own (threads < cpus);

@@ -18,6 +18,24 @@ std::string rw_name(const AccessSpec& spec) {
   return rnd ? "randrw" : "rw";
 }
 
+const char* arrival_name(Arrival a) {
+  switch (a) {
+    case Arrival::Fixed: return "fixed";
+    case Arrival::Exponential: return "exponential";
+    case Arrival::Uniform: return "uniform";
+  }
+  return "?";
+}
+
+bool parse_arrival(const std::string& name, Arrival& out) {
+  for (Arrival a : {Arrival::Fixed, Arrival::Exponential, Arrival::Uniform})
+    if (name == arrival_name(a)) {
+      out = a;
+      return true;
+    }
+  return false;
+}
+
 uint32_t max_block_bytes(const AccessSpec& spec) {
   uint32_t m = spec.block_bytes;
   if (!spec.bs_split.empty()) {

@@ -14,6 +14,7 @@
 #include "model/dirth_plan.h"
 #include "model/hir_plan.h"
 #include "model/purge.h"
+#include "model/review_plan.h"
 #include "model/wsat_plan.h"
 #include "model/xsr_plan.h"
 
@@ -42,7 +43,10 @@ enum class SubTestRole {
   HirWaitState,    ///< "hir-wait-state": repetitions × (Access A + idle), then Access C
   XsrGroups,       ///< "xsr-groups": Access Groups 1, 2, 3 in turn
   DirthSweep,      ///< "dirth-sweep": steady Rounds over the TC × QD grid
-  DirthHistogram   ///< "dirth-histogram": pre-write + capture at a chosen point
+  DirthHistogram,  ///< "dirth-histogram": pre-write + capture at a chosen point
+  ReviewPrecondition,  ///< "review-precondition": the review labs' preconditioning steps, once each
+  CurvePoints,     ///< "curve-points": max rate, then paced points at fractions of it
+  SweepSteps       ///< "sweep-steps": ramp + measured interval per step
 };
 
 /// "" for SteadyRounds, "wsat-samples", ... as in run.json and templates/*.toml.
@@ -81,7 +85,8 @@ struct SteadyRoundsPlan {};
 
 /// What a procedure adds to the plan: exactly one procedure's own parameters. A procedure with
 /// parameters of its own adds its plan type here (and its JSON key in results/codec_record.cpp).
-using ProcedurePlan = std::variant<SteadyRoundsPlan, WsatPlan, HirPlan, XsrPlan, DirthPlan>;
+using ProcedurePlan = std::variant<SteadyRoundsPlan, WsatPlan, HirPlan, XsrPlan, DirthPlan,
+                                   CurvePlan, SweepPlan>;
 
 /// A resolved test plan.
 struct TestPlan {

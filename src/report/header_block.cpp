@@ -2,6 +2,7 @@
 #include "report/header_block.h"
 
 #include <set>
+#include <variant>
 
 #include "core/clock.h"
 #include "core/units.h"
@@ -82,6 +83,33 @@ std::string stimulus(const model::SubTestPlan& p) {
   };
   return std::string(random ? "RND" : "SEQ") + "; R/W mix (outer) " + join(mixes) + "; block size (inner) " +
          join(sizes);
+}
+
+/// A plan of the review-lab procedures (it states where its profile comes from): not a SNIA PTS
+/// test. Its source, and whether it is an approximation; nullptr for the PTS's own tests.
+const model::ProfileSource* review_profile(const model::TestPlan& plan) {
+  return std::visit(
+      [](const auto& p) -> const model::ProfileSource* {
+        if constexpr (requires { p.profile.source; }) return &p.profile;
+        else return nullptr;
+      },
+      plan.procedure_plan);
+}
+
+/// The review preconditioning's steps as run, for the set-up lines ("like WIPC").
+std::string review_precondition_line(const model::RunRecord& rec) {
+  for (const auto& p : rec.plan.subtests) {
+    if (p.role != model::SubTestRole::ReviewPrecondition) continue;
+    const auto* st = record_for(rec, p);
+    std::string s = "review (the lab's, not the PTS's): ";
+    if (!st || st->rounds.empty()) return s + "not run";
+    std::string steps;
+    for (const auto& c : st->rounds.back().cells)
+      steps += (steps.empty() ? "" : "; ") + c.cell_id + " " + core::format_bytes(c.write_bytes) + " in " +
+               trimmed_number(c.seconds, 1) + " s";
+    return s + steps + (st->complete ? "" : " (NOT complete)");
+  }
+  return "none beyond the purge";
 }
 
 }  // namespace
@@ -174,6 +202,16 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
   h.dut_line = dut_line(rec.device);
   h.operator_fields = operator_header_fields(rec);
   h.banners = status_banners(rec, scope.subtests);
+  const model::ProfileSource* review = review_profile(plan);
+  if (review) {
+    h.organisation = "ptsuite";
+    h.spec = "Not a SNIA PTS test: a workload review labs run beside the PTS";
+    h.revision = "not a SNIA PTS test";
+    h.banners.insert(h.banners.begin(), Banner{"NOT A SNIA PTS TEST — source: " + review->source, false});
+    if (review->approximation)
+      h.banners.insert(h.banners.begin() + 1, Banner{"APPROXIMATION — built from a description of the profile, not the "
+                                               "lab's own definition (which is not public)", true});
+  }
 
   const auto& host = rec.host;
   HeaderSection platform{"Test Platform", {}};
@@ -223,7 +261,8 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
     }
     setup.fields.push_back({"WIPC", pre + wipc_line(plan, p, st)});
   }
-  setup.fields.push_back({"WDPC", "test stimulus, Round by Round"});
+  if (review) setup.fields.push_back({"Preconditioning", review_precondition_line(rec)});
+  else setup.fields.push_back({"WDPC", "test stimulus, Round by Round"});
   setup.fields.push_back({"Write cache", write_cache_label(rec.write_cache) + " (required: " +
                                              (plan.write_cache_enabled ? "enabled" : "disabled") + ")"});
   setup.fields.push_back({"AR", trimmed_number(plan.active_range_pct, 2) + " %"});

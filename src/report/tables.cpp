@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "report/demand_tables.h"
 #include "report/phase_tables.h"
+#include "report/run_tables.h"
 #include "report/record_view.h"
 
 namespace pts::report {
@@ -272,6 +273,7 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Histogram: t = phase_table(spec, scope); break;
     case TableKind::Toio:
     case TableKind::AccessMix: t = demand_table(spec, scope); break;
+    case TableKind::Runs: t = runs_table(spec, scope); break;
   }
   t.id = spec.id;
   t.printed = spec.printed;

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "report/record_view.h"
+#include "report/run_tables.h"
 
 #ifndef PTS_TEMPLATES_SOURCE_DIR
 #define PTS_TEMPLATES_SOURCE_DIR ""
@@ -135,16 +136,25 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   s.continuous_time = get_bool(t, "continuous_time", false, p, what);
   if (s.series_by_cell && !s.series_by_subtest)
     p.add(*t.get("series_by_cell"), "series_by_cell = true splits each sub-test's series: it needs series_by_subtest");
+  const bool runs = s.kind == TableKind::Runs;
   for (const auto& m : s.metrics)
-    if (!find_metric(m)) p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + metric_names() + ")");
+    if (runs ? !is_run_metric(m) : !find_metric(m))
+      p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + (runs ? run_metric_names() : metric_names()) + ")");
+  if (runs && !is_run_metric(s.x_metric))
+    p.add(t, "a 'runs' table needs 'x_metric', a run metric (" + run_metric_names() + ")");
   const bool samples = s.kind == TableKind::Samples;
   if (samples && s.metrics.empty()) p.add(t, "a 'samples' table needs 'metrics'");
   if (samples && s.series_by_subtest && s.metrics.size() != 1)
     p.add(t, "series_by_subtest = true draws one metric per sub-test: give exactly one in 'metrics'");
   if (!samples)
     for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time"})
-      if (t.get(k)) p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
-  if (s.kind == TableKind::Points) {
+      if (t.get(k) && !(runs && std::string(k) == "metrics"))
+        p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
+  s.pivot = get_string(t, "pivot", p, false, what);
+  if (!s.pivot.empty() && (!runs || (s.pivot != "read_pct" && s.pivot != "total_qd") || s.metrics.size() != 1))
+    p.add(*t.get("pivot"), "'pivot' (\"read_pct\" or \"total_qd\") applies to 'runs' tables with one metric");
+  if (runs) {
+  } else if (s.kind == TableKind::Points) {
     const MetricInfo* xm = s.x_metric.empty() ? nullptr : find_metric(s.x_metric);
     if (!xm || !xm->in_window_results)
       p.add(t, "a 'points' table needs 'x_metric', a stored window metric (" + metric_names(true) + ")");
@@ -158,7 +168,7 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
   check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label", "x",
                  "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time", "x_metric",
-                 "keys"},
+                 "keys", "pivot"},
              what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
@@ -169,7 +179,8 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
                                 {"raw", TableKind::Raw}, {"samples", TableKind::Samples},
                                 {"findings", TableKind::Findings}, {"interpretations", TableKind::Interpretations},
                                 {"points", TableKind::Points}, {"histogram", TableKind::Histogram},
-                                {"toio", TableKind::Toio}, {"access_mix", TableKind::AccessMix}},
+                                {"toio", TableKind::Toio}, {"access_mix", TableKind::AccessMix},
+                                {"runs", TableKind::Runs}},
                                p, what);
   if (!t.get("kind")) p.add(t, what + " needs 'kind'");
   s.caption = get_string(t, "caption", p, false, what);
@@ -247,7 +258,7 @@ SeriesStyle read_style(const toml::table& t, Problems& p) {
 ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_ids, Problems& p) {
   const std::string what = "[[sheet.chart]]";
   check_keys(t, {"table", "type", "title", "x_title", "y_title", "x_log_base", "y_log_base", "y_range", "styles",
-                 "series", "width_px", "height_px"},
+                 "series", "width_px", "height_px", "point_labels"},
              what, p);
   ChartSpec c;
   c.source_line = static_cast<int>(t.source().begin.line);
@@ -269,6 +280,7 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
   if (c.x_log_base && c.type != ChartType::Scatter)
     p.add(*t.get("x_log_base"), "a logarithmic x axis needs type = \"scatter\"");
   c.series = get_strings(t, "series", p, what);
+  c.point_labels = get_string(t, "point_labels", p, false, what);
   c.width_px = static_cast<int>(get_int(t, "width_px", c.width_px, p, what));
   c.height_px = static_cast<int>(get_int(t, "height_px", c.height_px, p, what));
   if (const toml::node* s = t.get("styles")) {

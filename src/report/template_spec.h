@@ -38,7 +38,9 @@ enum class TableKind {
   Histogram,      ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
   // DIRTH / ECW (report/demand_tables.cpp):
   Toio,           ///< one row per TC × QD point: x = total OIO (TC × QD), window IOPS and ART
-  AccessMix       ///< the stimulus's block-size × LBA-range access probabilities, as run
+  AccessMix,      ///< the stimulus's block-size × LBA-range access probabilities, as run
+  // Curves and sweeps (report/run_tables.cpp):
+  Runs            ///< one row per measured run (curve, sweep): x = `x_metric`, then `metrics` (run_tables.h)
 };
 
 /// The x axis of a Samples table.
@@ -83,6 +85,9 @@ struct TableSpec {
   bool continuous_time = false;      ///< Samples: x runs on across the sub-tests in scope (plan order)
   std::string x_metric;              ///< Points: the window metric on the x axis
   std::vector<std::string> keys;     ///< Findings: columns (rows = sub-tests); empty = long form
+  /// Runs: "read_pct" or "total_qd" = one column of metrics[0] per value of it (a chart line
+  /// each); empty = one column per metric.
+  std::string pivot;
   int source_line = 0;       ///< template line, for error messages
 };
 
@@ -110,6 +115,8 @@ struct ChartSpec {
   /// The table columns drawn, by key, in table order; empty = every column after the first.
   std::vector<std::string> series;
   bool y_range_from_data = false;  ///< y axis spans the data (not from 0): window plots
+  /// A text column whose cells label each point of every series drawn ("10 %", "max"); "" = none.
+  std::string point_labels;
   int width_px = 0;         ///< 0 = the page's width
   int height_px = 380;
   int source_line = 0;

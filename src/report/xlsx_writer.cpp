@@ -10,6 +10,7 @@
 #include <xlsxwriter.h>
 
 #include <algorithm>
+#include <deque>
 #include <cmath>
 #include <map>
 
@@ -364,6 +365,24 @@ class Writer {
     }
   }
 
+  /// Labels every point of `s` with the text of its row in column `col` of `t` (the text itself:
+  /// LibreOffice does not draw labels that refer to cells).
+  void label_points(lxw_chart_series* s, const Table& t, size_t col) {
+    auto& texts = label_texts_.emplace_back();
+    auto& labels = label_structs_.emplace_back();
+    for (const auto& row : t.rows) texts.push_back(col < row.size() ? row[col].text : "");
+    labels.resize(texts.size());
+    std::vector<lxw_chart_data_label*> ptrs;
+    for (size_t k = 0; k < texts.size(); ++k) {
+      labels[k].value = texts[k].data();
+      ptrs.push_back(&labels[k]);
+    }
+    ptrs.push_back(nullptr);
+    chart_series_set_labels(s);
+    chart_series_set_labels_custom(s, ptrs.data());
+    chart_series_set_labels_position(s, LXW_CHART_LABEL_POSITION_ABOVE);
+  }
+
   /// Inserts chart `c` at row `r`, drawing the table whose header row is `header_row` and
   /// whose columns start at sheet columns `at`; at most `cols` grid columns wide.
   void chart(lxw_worksheet* ws, const Page& p, const Chart& c, lxw_row_t header_row,
@@ -380,15 +399,22 @@ class Writer {
     const char* sheet = p.sheet_name.c_str();
     const lxw_row_t first = header_row + 1, last = header_row + static_cast<lxw_row_t>(t.rows.size());
     size_t first_drawn = 0;
+    size_t label_col = 0;  // the column labelling each point (0: none)
+    bool labelled = false;
+    for (size_t col = 1; col < t.columns.size(); ++col)
+      if (!c.spec.point_labels.empty() && t.columns[col].key == c.spec.point_labels) label_col = col;
     for (size_t col = 1; col < t.columns.size(); ++col) {
-      const auto& only = c.spec.series;
-      if (!only.empty() && std::find(only.begin(), only.end(), t.columns[col].key) == only.end()) continue;
+      const auto& drawn = c.spec.series;
+      if (col == label_col || (!drawn.empty() && std::find(drawn.begin(), drawn.end(), t.columns[col].key) == drawn.end()))
+        continue;
       if (!first_drawn) first_drawn = col;
       lxw_chart_series* s = chart_add_series(ch, nullptr, nullptr);
       chart_series_set_categories(s, sheet, first, at[0], last, at[0]);
       chart_series_set_values(s, sheet, first, at[col], last, at[col]);
       chart_series_set_name_range(s, sheet, header_row, at[col]);
       apply_style(s, c.spec, style_for(c.spec, t.columns[col].key));
+      if (label_col && !labelled) label_points(s, t, label_col);  // the first line drawn only
+      labelled = labelled || label_col;
     }
     if (!c.spec.title.empty()) {
       chart_title_set_name(ch, c.spec.title.c_str());
@@ -441,6 +467,8 @@ class Writer {
 
   lxw_workbook* wb_;
   std::map<lxw_row_t, double> heights_;  // rows of the current sheet with a set height
+  std::deque<std::vector<std::string>> label_texts_;  ///< point labels, alive until the workbook closes
+  std::deque<std::vector<lxw_chart_data_label>> label_structs_;
   lxw_format *small_label_, *small_value_, *test_bar_, *org_, *subtitle_, *bad_banner_, *good_banner_,
       *section_[4], *section_label_[4], *deviation_, *caption_bar_, *caption_, *table_caption_, *th_, *note_;
   std::map<std::string, lxw_format*> numbers_;

@@ -64,6 +64,9 @@ RUNS = {
               ["--cell-seconds", "0.2", "--max-rounds", "5", "--time-scale", "0.0002", "--threads", "4", "--oio", "8"]),
     "ecw": ({"thread_counts": "[4, 2, 1]", "queue_depths": "[8, 4, 1]", "precondition_round_cells": "10"},
             ["--cell-seconds", "0.2", "--max-rounds", "5", "--time-scale", "0.0002", "--threads", "4", "--oio", "8"]),
+    # The review-lab workloads (not SNIA PTS tests): a curve of four points and a three-step sweep.
+    "curve-4k-randread": ({"points_pct": "[10, 50, 100, 120]"}, ["--time-scale", "0.0005"]),
+    "sweep-qd": ({"workers": "[1, 4, 16]", "outstanding": "[1, 1, 4]"}, ["--time-scale", "0.0005"]),
 }
 
 ZERO_KEYS = {"cpu_usr_pct", "cpu_sys_pct", "cpu_pct", "system_cpu_pct", "sim_wall_seconds", "sim_cpu_seconds"}

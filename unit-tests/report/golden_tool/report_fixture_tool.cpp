@@ -261,6 +261,66 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
   }
 }
 
+/// The review-lab workloads (not SNIA PTS tests): every page says so and names ptsuite, not SNIA;
+/// the per-run tables are recomputed here from the raw cells (warm-ups and ramps left out).
+void review_expectations(const std::string& name, const model::RunRecord& r, json& e) {
+  json every = json::array({"ptsuite", "Not a SNIA PTS test: a workload review labs run beside the PTS",
+                            "NOT A SNIA PTS TEST — source: "});
+  for (const auto& x : e["every_sheet_contains"])
+    if (x != "SNIA SSS TWG" && x != "Solid State Storage Performance Test Specification") every.push_back(x);
+  e["every_sheet_contains"] = every;
+  e["report_sheets_contain"] = {"Test Platform", "Device Under Test", "Set-up Parameters", "Test Parameters",
+                                "Preconditioning", "review (the lab's, not the PTS's): fill-64k"};
+  e["every_sheet_absent"] = {"INCOMPLETE", "WDPC"};
+  auto headline_of = [&](const std::string& label, const std::string& key) {
+    e["headlines"].push_back(json::array({label, num_or_null(stored_finding(r, key))}));
+  };
+  const auto& cells = r.subtests.back().rounds.back().cells;
+  auto measured = [](const model::CellResult& c) {
+    const std::string& id = c.cell_id;
+    return id.find("-warmup") == std::string::npos && id.find("-ramp") == std::string::npos;
+  };
+  json rows = json::array();
+  if (name == "curve") {
+    e["sheets"] = {"Summary", "Curve", "Points", "Findings", "Preconditioning", "Raw"};
+    e["every_sheet_contains"].push_back("APPROXIMATION — built from a description of the profile");
+    headline_of("Peak (the maximum run)", "peak_iops");
+    headline_of("Mean response time at the peak", "peak_response_us");
+    double peak = 0;
+    for (const auto& c : cells)
+      if (c.cell_id == "max") peak = c.iops;
+    for (const auto& c : cells) {
+      if (!measured(c)) continue;
+      const bool paced = c.spec.rate_iops > 0;
+      const double offered = static_cast<double>(c.spec.rate_iops);
+      const std::string label = c.cell_id == "qd1" ? "QD 1" : c.cell_id == "max" ? "max"
+                                : std::to_string(std::lround(offered / peak * 100)) + " %";
+      const auto& svc = paced ? c.submission_latency : c.latency;
+      rows.push_back({label, paced ? json(offered) : json("unpaced"), c.iops,
+                      paced ? json(c.iops / offered * 100) : json(nullptr), c.latency.mean_ns / 1e3,
+                      svc.mean_ns / 1e3, c.latency.p99_ns / 1e3, svc.p99_ns / 1e3, c.cpu_usr_pct + c.cpu_sys_pct});
+    }
+    e["tables"].push_back({{"sheet", "Points"},
+                           {"caption", "Every measured run: offered and achieved rate, response and service time "
+                                       "(means and 99th percentiles), CPU"},
+                           {"rows", rows}});
+  } else {
+    e["sheets"] = {"Summary", "vs Depth", "vs Read Share", "Steps", "Findings", "Preconditioning", "Raw"};
+    headline_of("Little's law at every step", "littles_law");
+    headline_of("Writes stop climbing (0 % read), total QD", "climb_stops_rw0");
+    for (const auto& c : cells) {
+      if (!measured(c)) continue;
+      const double depth = static_cast<double>(c.spec.threads) * c.spec.queue_depth;
+      const double little = c.iops * c.latency.mean_ns / 1e9;
+      rows.push_back({c.spec.read_pct, c.spec.threads, c.spec.queue_depth, depth, c.iops, c.latency.mean_ns / 1e3,
+                      c.latency.p99_ns / 1e3, c.cpu_usr_pct + c.cpu_sys_pct, little, little / depth});
+    }
+    e["tables"].push_back({{"sheet", "Steps"},
+                           {"caption", "Each measured step (ramps excluded); Little's law: IOPS × mean latency ≈ total QD"},
+                           {"rows", rows}});
+  }
+}
+
 json expectations(const Fixture& f) {
   const auto& r = f.record;
   json e;
@@ -369,6 +429,7 @@ json expectations(const Fixture& f) {
   }
   if (f.name == "wsat" || f.name == "hir" || f.name == "xsr" || f.name == "dirth" || f.name == "ecw")
     phase_expectations(f.name, r, e);
+  if (f.name == "curve" || f.name == "sweep") review_expectations(f.name, r, e);
   // Raw sheet: every Round's every cell.
   size_t cells = 0;
   json spot = json::array();
@@ -402,7 +463,9 @@ int main(int argc, char** argv) {
                               {"hir", fx::hir_fixture()},
                               {"xsr", fx::xsr_fixture()},
                               {"dirth", fx::dirth_fixture(false)},
-                              {"ecw", fx::dirth_fixture(true)}};
+                              {"ecw", fx::dirth_fixture(true)},
+                              {"curve", fx::curve_fixture()},
+                              {"sweep", fx::sweep_fixture()}};
   for (const auto& f : fixtures) {
     const std::string dir = out + "/" + f.name;
     std::filesystem::create_directories(dir);
