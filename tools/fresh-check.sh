@@ -123,6 +123,13 @@ t0=$(now)
 run_bg "$ROOT.debootstrap.log" 0 debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" || {
   tail -20 "$ROOT.debootstrap.log" >&2; rm -f "$ROOT.debootstrap.log"; log "FAIL: debootstrap"; exit 1; }
 rm -f "$ROOT.debootstrap.log"
+# mktemp made the root 0700: every user but root would find "/" unreadable (munge's
+# post-install, run as the munge user, failed with "su: failed to execute /bin/sh: Permission
+# denied"). A chroot has no init: packages install their services without starting them
+# (policy-rc.d 101, as Debian's chroots and containers do).
+chmod 755 "$ROOT"
+printf '#!/bin/sh\n# fresh-check: a chroot without init starts no services\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
+chmod 755 "$ROOT/usr/sbin/policy-rc.d"
 t_boot=$(( $(now) - t0 ))
 log "debootstrap: ${t_boot} s"
 
