@@ -8,8 +8,9 @@
 //                host issued them) differ from the engine's by more than 1 %;
 //   in-flight    unpaced, the kernel's average requests in flight is below 0.9 × the depth
 //                it should see: TC×QD scaled by the kernel's requests ÷ the host's I/Os (the
-//                block layer merges neighbouring sequential I/Os into fewer, larger requests:
-//                32 outstanding 128 KiB writes may be 4 requests of 1 MiB) — or, when the
+//                block layer may merge neighbouring sequential I/Os into fewer, larger
+//                requests; the engine submits sequential I/Os one at a time so its plug does
+//                not, but an I/O scheduler still may) — or, when the
 //                device is saturated (more requests than it can hold in flight: nr_requests
 //                tags × hardware queues, where the rest wait above the counters), below 0.9 ×
 //                that limit;
