@@ -11,5 +11,7 @@ const ProcedureRow& wsat_procedure();           ///< wsat.cpp
 const ProcedureRow& hir_procedure();            ///< hir.cpp
 const ProcedureRow& xsr_procedure();            ///< xsr.cpp
 const ProcedureRow& dirth_procedure();          ///< dirth.cpp: DIRTH and ECW
+const ProcedureRow& pressure_procedure();       ///< pressure.cpp: write pressure (not a PTS test)
+const ProcedureRow& neighbour_procedure();      ///< neighbour.cpp: noisy neighbour (not a PTS test)
 
 }  // namespace pts::config

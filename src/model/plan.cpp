@@ -12,6 +12,7 @@ constexpr std::pair<SubTestRole, const char*> kRoles[] = {
     {SubTestRole::XsrGroups, "xsr-groups"},
     {SubTestRole::DirthSweep, "dirth-sweep"},
     {SubTestRole::DirthHistogram, "dirth-histogram"},
+    {SubTestRole::QosSteps, "qos-steps"},
 };
 
 }  // namespace

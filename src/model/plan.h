@@ -14,6 +14,7 @@
 #include "model/dirth_plan.h"
 #include "model/hir_plan.h"
 #include "model/purge.h"
+#include "model/qos_plan.h"
 #include "model/wsat_plan.h"
 #include "model/xsr_plan.h"
 
@@ -42,7 +43,8 @@ enum class SubTestRole {
   HirWaitState,    ///< "hir-wait-state": repetitions × (Access A + idle), then Access C
   XsrGroups,       ///< "xsr-groups": Access Groups 1, 2, 3 in turn
   DirthSweep,      ///< "dirth-sweep": steady Rounds over the TC × QD grid
-  DirthHistogram   ///< "dirth-histogram": pre-write + capture at a chosen point
+  DirthHistogram,  ///< "dirth-histogram": pre-write + capture at a chosen point
+  QosSteps         ///< "qos-steps": purge, preconditioning, then one multi-job cell per step
 };
 
 /// "" for SteadyRounds, "wsat-samples", ... as in run.json and templates/*.toml.
@@ -81,7 +83,8 @@ struct SteadyRoundsPlan {};
 
 /// What a procedure adds to the plan: exactly one procedure's own parameters. A procedure with
 /// parameters of its own adds its plan type here (and its JSON key in results/codec_record.cpp).
-using ProcedurePlan = std::variant<SteadyRoundsPlan, WsatPlan, HirPlan, XsrPlan, DirthPlan>;
+using ProcedurePlan = std::variant<SteadyRoundsPlan, WsatPlan, HirPlan, XsrPlan, DirthPlan,
+                                   QosPlan>;
 
 /// A resolved test plan.
 struct TestPlan {

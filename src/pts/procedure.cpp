@@ -5,6 +5,7 @@
 #include "config/procedure_rows.h"
 #include "pts/dirth.h"
 #include "pts/hir.h"
+#include "pts/qos.h"
 #include "pts/steady_rounds.h"
 #include "pts/wsat.h"
 #include "pts/xsr.h"
@@ -19,12 +20,15 @@ std::vector<ProcedureEntry>& table() {
   static const HirProcedure hir;
   static const XsrProcedure xsr;
   static const DirthProcedure dirth;
+  static const QosProcedure qos;
   static std::vector<ProcedureEntry> rows = {
       {&config::steady_rounds_procedure(), &steady_rounds},
       {&config::wsat_procedure(), &wsat},
       {&config::hir_procedure(), &hir},
       {&config::xsr_procedure(), &xsr},
       {&config::dirth_procedure(), &dirth},
+      {&config::pressure_procedure(), &qos},
+      {&config::neighbour_procedure(), &qos},
   };
   return rows;
 }

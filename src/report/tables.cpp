@@ -261,7 +261,8 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Findings:
     case TableKind::Interpretations:
     case TableKind::Points:
-    case TableKind::Histogram: t = phase_table(spec, scope); break;
+    case TableKind::Histogram:
+    case TableKind::Jobs: t = phase_table(spec, scope); break;
   }
   t.id = spec.id;
   t.printed = spec.printed;

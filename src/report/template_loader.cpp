@@ -118,7 +118,8 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   const std::string what = "[[sheet.table]]";
   s.x = get_enum<SampleAxis>(t, "x", SampleAxis::Minutes,
                              {{"minutes", SampleAxis::Minutes}, {"tgbw", SampleAxis::Tgbw},
-                              {"drive_fills", SampleAxis::DriveFills}, {"sample", SampleAxis::Sample}},
+                              {"drive_fills", SampleAxis::DriveFills}, {"sample", SampleAxis::Sample},
+                              {"write_mbps", SampleAxis::WriteMbps}},
                              p, what);
   s.metrics = get_strings(t, "metrics", p, what);
   s.levels = get_strings(t, "levels", p, what);
@@ -132,9 +133,14 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   if (samples && s.metrics.empty()) p.add(t, "a 'samples' table needs 'metrics'");
   if (samples && s.series_by_subtest && s.metrics.size() != 1)
     p.add(t, "series_by_subtest = true draws one metric per sub-test: give exactly one in 'metrics'");
+  const bool jobs = s.kind == TableKind::Jobs;
+  s.job_prefix = get_string(t, "job_prefix", p, false, what);
+  if (jobs && s.metrics.size() != 1) p.add(t, "a 'jobs' table shows one metric: give exactly one in 'metrics'");
+  if (!jobs && t.get("job_prefix")) p.add(*t.get("job_prefix"), "'job_prefix' applies to 'jobs' tables only");
   if (!samples)
     for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest"})
-      if (t.get(k)) p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
+      if (t.get(k) && !(jobs && std::string(k) == "metrics"))
+        p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
   if (s.kind == TableKind::Points) {
     const MetricInfo* xm = s.x_metric.empty() ? nullptr : find_metric(s.x_metric);
     if (!xm || !xm->in_window_results)
@@ -148,7 +154,7 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
 TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
   check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label", "x",
-                 "metrics", "levels", "mark", "series_by_subtest", "x_metric", "keys"},
+                 "metrics", "levels", "mark", "series_by_subtest", "x_metric", "keys", "job_prefix"},
              what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
@@ -158,6 +164,7 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
                                 {"determination", TableKind::Determination}, {"matrix", TableKind::Matrix},
                                 {"raw", TableKind::Raw}, {"samples", TableKind::Samples},
                                 {"findings", TableKind::Findings}, {"interpretations", TableKind::Interpretations},
+                                {"jobs", TableKind::Jobs},
                                 {"points", TableKind::Points}, {"histogram", TableKind::Histogram}},
                                p, what);
   if (!t.get("kind")) p.add(t, what + " needs 'kind'");

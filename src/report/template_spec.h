@@ -35,7 +35,8 @@ enum class TableKind {
   Findings,       ///< the findings pts stored per sub-test: long form, or rows = sub-tests × `keys`
   Interpretations,///< the plan's readings of unconfirmed details and the time scale, in words
   Points,         ///< one row per cell: x = window `x_metric`, a column per `series_label` value = `metric`
-  Histogram       ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+  Histogram,      ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+  Jobs            ///< a multi-job cell's jobs: a row per job of `job_prefix`, a column per cell (step) = `metrics[0]`
 };
 
 /// The x axis of a Samples table.
@@ -43,7 +44,8 @@ enum class SampleAxis {
   Minutes,     ///< elapsed time from the sub-test's first cell: cell seconds + host idle
   Tgbw,        ///< total GB (10^9 B) written by the sub-test so far (TGBW)
   DriveFills,  ///< bytes written so far ÷ the user capacity
-  Sample       ///< 1, 2, 3, …
+  Sample,      ///< 1, 2, 3, …
+  WriteMbps    ///< the cell's achieved write MB/s (the write-pressure steps)
 };
 
 /// A cell dimension used for matrix rows/columns and series labels.
@@ -74,6 +76,7 @@ struct TableSpec {
   bool series_by_subtest = false;    ///< Samples: one column per sub-test (rows grouped by sub-test)
   std::string x_metric;              ///< Points: the window metric on the x axis
   std::vector<std::string> keys;     ///< Findings: columns (rows = sub-tests); empty = long form
+  std::string job_prefix;            ///< Jobs: only jobs whose id starts with it ("read"); x = its trailing number
   int source_line = 0;       ///< template line, for error messages
 };
 

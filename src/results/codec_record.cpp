@@ -36,6 +36,10 @@ PTS_JSON_DEFINE(DirthPlan, thread_counts, queue_depths, sweep_order,
                 spec_histogram_prewrite_seconds, histogram_seconds,
                 spec_histogram_seconds, mid_rule)
 PTS_JSON_DEFINE(Finding, key, label, value, unit, detail)
+PTS_JSON_DEFINE(JobSpec, id, target, offset_bytes, size_bytes, spec)
+PTS_JSON_DEFINE(QosStep, id, label, write_mbps_target, jobs)
+PTS_JSON_DEFINE(QosPlan, kind, namespaces, steps, read_jobs, write_jobs, cap_fraction, write_latency_floor_us,
+                preconditioning, allow_overlap)
 PTS_JSON_DEFINE(IdleRecord, requested_ns, measured_ns, started_wall_ns,
                 ended_wall_ns, completed, engine_ios_before,
                 engine_ios_after, kernel_ios_before, kernel_ios_after,
@@ -62,6 +66,9 @@ template <> struct PlanKey<WsatPlan> { static constexpr const char* key = "wsat"
 template <> struct PlanKey<HirPlan> { static constexpr const char* key = "hir"; };
 template <> struct PlanKey<XsrPlan> { static constexpr const char* key = "xsr"; };
 template <> struct PlanKey<DirthPlan> { static constexpr const char* key = "dirth"; };
+// Plans added after run.json schema 5 (omit_null) are written only by the plans that hold them,
+// so every earlier record's JSON stays as it was.
+template <> struct PlanKey<QosPlan> { static constexpr const char* key = "qos"; static constexpr bool omit_null = true; };
 
 template <size_t... I>
 void plans_to_json(nlohmann::json& j, const ProcedurePlan& v, std::index_sequence<I...>) {
@@ -69,7 +76,7 @@ void plans_to_json(nlohmann::json& j, const ProcedurePlan& v, std::index_sequenc
     using P = std::variant_alternative_t<decltype(index)::value, ProcedurePlan>;
     if constexpr (PlanKey<P>::key != nullptr) {
       if (const P* p = std::get_if<P>(&v)) j[PlanKey<P>::key] = *p;
-      else j[PlanKey<P>::key] = nullptr;
+      else if constexpr (!requires { PlanKey<P>::omit_null; }) j[PlanKey<P>::key] = nullptr;
     }
   };
   (one(std::integral_constant<size_t, I>{}), ...);
