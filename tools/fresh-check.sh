@@ -44,45 +44,11 @@ problems=()
 command -v debootstrap >/dev/null || problems+=("no debootstrap: apt-get install debootstrap")
 command -v git >/dev/null || problems+=("no git on the host (needed to clone the commit under test)")
 
-# Every 'deb' entry of the host's apt sources as "URI SUITE COMPONENTS...", from one-line
-# sources.list files and deb822 .sources files (Enabled: no skipped).
-apt_entries() {
-  local f
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [[ -r $f ]] || continue
-    sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" | awk '$1 == "deb" && NF >= 3 {$1 = ""; sub(/^ /, ""); print}'
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [[ -r $f ]] || continue
-    awk '
-      function flush(  n, m, i, j, U, S) {
-        if (f["types"] ~ /(^| )deb( |$)/ && tolower(f["enabled"]) != "no") {
-          n = split(f["uris"], U, " "); m = split(f["suites"], S, " ")
-          for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) print U[i], S[j], f["components"]
-        }
-        delete f; key = ""
-      }
-      /^[ \t]*#/ { next }
-      /^[ \t]*$/ { flush(); next }
-      /^[ \t]/ { if (key != "") f[key] = f[key] " " $0; next }
-      { key = tolower(substr($0, 1, index($0, ":") - 1)); f[key] = substr($0, index($0, ":") + 1) }
-      END { flush() }' "$f" | awk '{$1 = $1; print}'
-  done
-}
-ENTRIES=$(apt_entries | awk '$2 ~ /^bookworm(-updates|-security)?$/')
-MIRROR=$(awk '$2 == "bookworm" {print $1; exit}' <<<"$ENTRIES")
-MIRROR=${MIRROR%/}
-if [[ -z $MIRROR ]]; then
-  problems+=("no 'bookworm' entry in /etc/apt/sources.list or /etc/apt/sources.list.d/*.sources: no Debian 12 mirror to debootstrap from")
-else
-  url="$MIRROR/dists/bookworm/Release"
-  if command -v wget >/dev/null; then      # what debootstrap itself downloads with
-    wget -q -T 20 -t 2 --spider "$url" || problems+=("mirror unreachable: $url (wget --spider failed)")
-  elif command -v python3 >/dev/null; then
-    python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20).read(1)' "$url" 2>/dev/null ||
-      problems+=("mirror unreachable: $url (python3 urllib failed)")
-  fi
-fi
+# The host's Debian 12 mirror (ENTRIES, MIRROR; a problem when there is none or it does not
+# answer) and the system's set-up and removal: tools/lib/debian12.sh, shared with the package test.
+# shellcheck source=tools/lib/debian12.sh
+source "$REPO/tools/lib/debian12.sh"
+debian12_sources
 SHA=""
 if [[ $(id -u) -ne 0 ]]; then
   :  # git refuses a root-owned repository to other users; not root is reported above
@@ -117,38 +83,13 @@ child_cpu_s() {  # user+sys seconds of every waited-for child so far (bash's `ti
     for (i = 1; i <= n; i++) { split(t[i], p, "m"); s += p[1] * 60 + p[2] }
     printf "%d", s }'
 }
-mounted_under() {  # mount points at or below $1, deepest first
-  awk -v r="$1" '$5 == r || index($5, r "/") == 1 {print $5}' /proc/self/mountinfo | sort -r
-}
 cleanup() {
   local rc=$? left
   trap - EXIT INT TERM HUP
   set +e  # best effort to the end: no failing test in here may skip the unmounts
   [[ -n $ROOT ]] || exit "$rc"
   [[ -z $CHILD ]] || kill -TERM -- "-$CHILD" 2>/dev/null || true
-  # Processes still running inside the system (started by the commands, e.g. QEMU): TERM,
-  # then KILL after 5 s, by id, so their traps can detach loop devices and the mounts can go.
-  local n sig=TERM
-  for n in 1 2 3 4 5 6 7 8 9 10; do
-    left=($(find /proc -mindepth 2 -maxdepth 2 -name root -lname "$ROOT" 2>/dev/null | cut -d/ -f3))
-    [[ ${#left[@]} -eq 0 ]] && break
-    [[ $n -gt 5 ]] && sig=KILL
-    kill -"$sig" "${left[@]}" 2>/dev/null || true
-    sleep 1
-  done
-  # Loop devices whose backing file lives in the system.
-  losetup -n -O NAME,BACK-FILE --list 2>/dev/null | awk -v r="$ROOT/" 'index($2, r) == 1 {print $1}' |
-    while read -r dev; do losetup -d "$dev" || true; done
-  local m
-  for m in $(mounted_under "$ROOT"); do
-    umount -R "$m" 2>/dev/null || umount -R -l "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
-  done
-  left=($(mounted_under "$ROOT"))
-  if [[ ${#left[@]} -gt 0 ]]; then
-    log "ERROR: still mounted, NOT removing $ROOT: ${left[*]}"
-    exit 1
-  fi
-  rm -rf --one-file-system "$ROOT"
+  debian12_teardown "$ROOT" || exit 1
   rm -f "$ROOT.debootstrap.log"
   if [[ -e $ROOT ]]; then log "ERROR: could not remove $ROOT"; exit 1; fi
   log "removed $ROOT (nothing left mounted)"
@@ -187,9 +128,7 @@ log "debootstrap: ${t_boot} s"
 
 # The machine's own Debian entries (bookworm, -updates, -security), so the system gets what a
 # fresh install from this mirror gets.
-awk '{printf "deb %s %s", $1, $2; for (i = 3; i <= NF; i++) printf " %s", $i; print ""}' <<<"$ENTRIES" \
-  >"$ROOT/etc/apt/sources.list"
-cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+debian12_write_sources "$ROOT"
 
 mount --rbind /dev "$ROOT/dev" && mount --make-rslave "$ROOT/dev"
 mount -t proc proc "$ROOT/proc"

@@ -17,13 +17,14 @@ if [ "${1:-}" = "--test" ]; then
   # check; Carlito has Calibri's metrics, so LibreOffice lays sheets out as Excel does and a
   # report page stays one printed page), QEMU + guest tools (the NVMe VM harness),
   # util-linux/e2fsprogs/fdisk (guard tests), clang + its runtime (libFuzzer and the
-  # sanitizers' clang runtime; tools/fuzz.sh)
+  # sanitizers' clang runtime; tools/fuzz.sh), Slurm + munge (the fleet test)
   pkgs+=(fio python3 python3-openpyxl libreoffice-calc-nogui fonts-crosextra-carlito poppler-utils
          qemu-system-x86 busybox-static nvme-cli dmsetup cpio kmod xz-utils
          util-linux e2fsprogs fdisk time
          clang libclang-rt-14-dev
          man-db bash-completion  # cli_man renders ptsuite(1) with man; cli_completion sources bash-completion
-         lvm2)  # lvm2: pvcreate writes a real LVM PV label for the guard matrix (no device-mapper needed)
+         lvm2  # lvm2: pvcreate writes a real LVM PV label for the guard matrix (no device-mapper needed)
+         slurm-wlm munge)  # e2e_slurm_fleet: a one-node Slurm cluster runs a fleet (docs/fleet.md)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -56,6 +56,7 @@ const std::vector<ExitCode>& exit_codes() {
       {4, "device or purge failure", "Device or purge failure, including a target that cannot be opened for "
                                      "the purge."},
       {5, "I/O error during a run", "I/O error during a run."},
+      {6, "requirement failed", "check: at least one requirement of the sheet failed (every one was answered)."},
       {130, "interrupted", "Interrupted (Ctrl-C): the run directory holds a valid partial run; ptsuite resume "
                            "continues it."},
   };

@@ -43,7 +43,8 @@ class Definer {
 
   /// The heading of the options defined next ("options" until called).
   Definer& group(const std::string& heading);
-  /// Every further positional argument (none or more), after the single ones.
+  /// A positional argument that takes every remaining word (NAME as help shows it, e.g.
+  /// "RUNDIR..."), after the single ones; empty when none is given.
   void arguments(const std::string& name, std::vector<std::string>& field, const std::string& help,
                  const std::string& default_text = "");
   /// A positional argument (NAME as help shows it, e.g. "TEST"); "" stays when not given.

@@ -1,11 +1,14 @@
 // app/cmd_list.cpp — `ptsuite list [--names]`: the PTS tests defined in tests-pts/ with their
-// CLI names and the editions/classes each supports (--names: the names alone, one a line, for
-// scripts and the bash completion). May use: config.
+// CLI names and the editions/classes each supports, then apart, by their procedure's group, the
+// workloads that are not SNIA PTS tests (review-lab curves, sweeps, profiles) (--names: the
+// names alone, one a line, for scripts and the bash completion). May use: config.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
 #include "app/commands.h"
 #include "config/catalog.h"
+#include "config/procedure_table.h"
 
 namespace pts::app {
 
@@ -31,20 +34,35 @@ int cmd_list(const ListArgs& args) {
     }
     return 0;
   }
-  std::printf("Tests (definitions in %s):\n\n", dir->c_str());
-  for (const auto& d : *defs) {
+  // The SNIA PTS tests first, then each group of the procedures that are not SNIA tests.
+  auto group_of = [](const config::TestDefinition& d) {
+    const config::ProcedureRow* row = config::find_procedure(d.procedure);
+    return std::string(row && row->not_snia_group ? row->not_snia_group : "");
+  };
+  std::vector<std::string> groups = {""};
+  for (const auto& d : *defs)
+    if (std::find(groups.begin(), groups.end(), group_of(d)) == groups.end()) groups.push_back(group_of(d));
+  auto print = [](const config::TestDefinition& d, bool snia) {
     std::string names = d.id;
     for (const auto& a : d.aliases) names += ", " + a;
     std::printf("  %-22s %s — %s\n", names.c_str(), d.title.c_str(), d.description.c_str());
-    std::string variants;
-    for (const auto& [edition, classes] : d.editions)
-      for (const auto& [cls, _] : classes) variants += (variants.empty() ? "" : ", ") + edition + " " + cls;
-    std::printf("  %-22s editions: %s\n", "", variants.c_str());
+    if (snia) {
+      std::string variants;
+      for (const auto& [edition, classes] : d.editions)
+        for (const auto& [cls, _] : classes) variants += (variants.empty() ? "" : ", ") + edition + " " + cls;
+      std::printf("  %-22s editions: %s\n", "", variants.c_str());
+    }
     if (d.subtests.size() > 1) {
       std::string subs;
       for (const auto& s : d.subtests) subs += (subs.empty() ? "" : ", ") + s.id;
       std::printf("  %-22s sub-tests: %s\n", "", subs.c_str());
     }
+  };
+  std::printf("Tests (definitions in %s):\n\n", dir->c_str());
+  for (const auto& group : groups) {
+    if (!group.empty()) std::printf("\n%s:\n\n", group.c_str());
+    for (const auto& d : *defs)
+      if (group_of(d) == group) print(d, group.empty());
   }
   std::printf("\nShow a resolved plan: ptsuite plan TEST [TARGET] [--pts EDITION] [--class CLASS]\n");
   return 0;

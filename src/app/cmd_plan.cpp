@@ -43,8 +43,13 @@ std::string pct(double v) {
 
 void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, bool nominal, double wipc_mbps) {
   const model::TestPlan& p = r.plan;
-  std::printf("Plan: %s (%s), %s %s\n", p.title.c_str(), p.test_id.c_str(),
-              p.pts_edition == "pts-e-1.1" ? "PTS-E 1.1" : "PTS 2.0.2", p.device_class.c_str());
+  const config::ProcedureRow* row = config::find_procedure(p.procedure);
+  const bool snia = !(row && row->not_snia_group);  // a review-lab workload has no PTS edition or Rounds
+  if (snia)
+    std::printf("Plan: %s (%s), %s %s\n", p.title.c_str(), p.test_id.c_str(),
+                p.pts_edition == "pts-e-1.1" ? "PTS-E 1.1" : "PTS 2.0.2", p.device_class.c_str());
+  else
+    std::printf("Plan: %s (%s), not a SNIA PTS test: a review-lab workload\n", p.title.c_str(), p.test_id.c_str());
   std::printf("Definition: %s\n", p.definition_file.c_str());
   if (nominal)
     std::printf("Target: none given — NOMINAL identity: %s, %s, %u-byte LBAs (give TARGET for real figures)\n",
@@ -59,7 +64,6 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
   std::printf("Write cache: %s   ActiveRange: %s   TC %u / QD %u (total OIO %u)   data pattern: %s\n",
               p.write_cache_enabled ? "enabled (WCE)" : "disabled (WCD)", pct(p.active_range_pct).c_str(), p.threads,
               p.queue_depth, p.threads * p.queue_depth, p.data_pattern.c_str());
-  const config::ProcedureRow* row = config::find_procedure(p.procedure);
   const bool matrix = row && row->matrix_rounds;  // the matrix in Rounds: no procedure of its own to name
   if (!matrix && p.time_scale != 1.0)
     std::printf("Procedure: %s; every phase length x %g (--time-scale)\n", p.procedure.c_str(), p.time_scale);
@@ -72,11 +76,13 @@ void print_plan(const config::ResolvedPlan& r, const model::DeviceIdentity& id, 
                 core::format_bytes(p.ar_amount_bytes).c_str(), (unsigned long long)p.ar_segments.seed,
                 (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.front()),
                 (unsigned long long)(p.ar_segment_starts_bytes.empty() ? 0 : p.ar_segment_starts_bytes.back()));
-  std::printf("Rounds: cell %g s; Measurement Window %u Rounds; max %u Rounds%s\n", p.cell_seconds, p.window_rounds,
-              p.max_rounds, p.continue_past_max ? " (then continue until steady)" : "");
-  std::printf("Steady state: Data Excursion <= %s and Slope Excursion <= %s of the window average, every Tracking "
-              "Variable in the same window\n",
-              pct(p.data_excursion_limit * 100).c_str(), pct(p.slope_excursion_limit * 100).c_str());
+  if (snia) {
+    std::printf("Rounds: cell %g s; Measurement Window %u Rounds; max %u Rounds%s\n", p.cell_seconds, p.window_rounds,
+                p.max_rounds, p.continue_past_max ? " (then continue until steady)" : "");
+    std::printf("Steady state: Data Excursion <= %s and Slope Excursion <= %s of the window average, every Tracking "
+                "Variable in the same window\n",
+                pct(p.data_excursion_limit * 100).c_str(), pct(p.slope_excursion_limit * 100).c_str());
+  }
   const std::string purge = p.purge_auto ? "auto (the strongest method the target supports)"
                                          : model::purge_method_name(p.purge_method);
   std::printf("Purge: %s\n", purge.c_str());

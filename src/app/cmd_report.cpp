@@ -1,5 +1,5 @@
-// app/cmd_report.cpp — `ptsuite report RUNDIR [--format xlsx,json,csv,pdf] [--out DIR] [--meta
-// K=V]... [--lab FILE]`: loads RUNDIR/run.json (schema-checked by results/) and renders it with report/ — offline, never
+// app/cmd_report.cpp — `ptsuite report RUNDIR [--format xlsx,json,csv,pdf] [--pdf-raw] [--out DIR]
+// [--meta K=V]... [--lab FILE]`: loads RUNDIR/run.json (schema-checked by results/) and renders it with report/ — offline, never
 // touching a device. When the journal is ahead of run.json (killed between the last journal
 // line and the save) run.json is rebuilt from the journal first — only in a directory this
 // user owns that group/others cannot write, and not while a run holds the journal. Exit 0 on success, 2 on bad input (missing/newer run.json, bad flags,
@@ -44,6 +44,8 @@ int cmd_report(const ReportArgs& args) {
   auto formats = report::parse_report_formats(formats_text, "--format");
   if (!formats) errors.insert(errors.end(), formats.error().messages.begin(), formats.error().messages.end());
   std::string soffice;
+  if (args.pdf_raw && formats && !formats->pdf)
+    errors.push_back("--pdf-raw: prints the Raw sheet into the PDF, but --format " + formats_text + " asks for no pdf");
   if (formats && formats->pdf) {
     auto found = report::find_soffice();
     if (!found) errors.insert(errors.end(), found.error().messages.begin(), found.error().messages.end());
@@ -97,6 +99,7 @@ int cmd_report(const ReportArgs& args) {
   report::ReportOptions options;
   options.formats = *formats;
   options.soffice = soffice;
+  options.pdf_raw = args.pdf_raw;
   if (fields->empty() && !upgraded) {
     options.record_json = std::move(*text);
   } else {  // the JSON report is then the record with the operator's fields / window results added

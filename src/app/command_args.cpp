@@ -73,10 +73,10 @@ const std::vector<cli::CommandText> kTexts = {
      "files are written.",
      ""},
     {"report", "render a run's report files again, offline",
-     "RUNDIR [--format LIST] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]",
+     "RUNDIR [--format LIST] [--pdf-raw] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]",
      "Renders the run record RUNDIR/run.json as a SNIA-format report: <test>.xlsx, <test>.json (the "
-     "record), csv/<test>.csv (one row per Round x cell) and <test>.pdf (the workbook printed by "
-     "LibreOffice). Never touches a device. When the journal is ahead of run.json (killed between the "
+     "record), csv/<test>.csv (one row per Round x cell) and <test>.pdf (the report pages printed by "
+     "LibreOffice; the Raw sheet too with --pdf-raw). Never touches a device. When the journal is ahead of run.json (killed between the "
      "two) run.json is rebuilt from the journal first. --meta and --lab add or replace the operator's "
      "header fields in this report and its JSON; run.json is left as it is. An interrupted run gives a "
      "partial report marked INCOMPLETE.",
@@ -87,6 +87,28 @@ const std::vector<cli::CommandText> kTexts = {
      "holding a column named 'value'; blank lines and '#' lines are skipped.",
      "Steady when max - min <= 20 % of the window average and |least-squares slope| x (Rounds in "
      "window - 1) <= 10 % of it, compared inclusively at full precision."},
+    {"compare", "several drives' runs of one test side by side, in one workbook",
+     "RUNDIR... [--baseline RUNDIR] [--out FILE.xlsx] [--allow-mismatch]",
+     "Puts complete runs of the same test on several drives side by side in one workbook: the "
+     "headline figures, every cell's Measurement Window result, each Tracking Variable's Rounds "
+     "overlaid (one line per drive) with its steady-state window, and every figure's delta against "
+     "the baseline. First it checks that the runs can be compared: test and edition, access "
+     "pattern, block sizes, read shares, total outstanding I/O and its TC x QD split, targets per "
+     "run, purge and preconditioning, ActiveRange, write cache, data pattern, cell length, "
+     "steady-state rules, ptsuite version, simulated or real. A mismatch is refused (exit 2) naming "
+     "each difference, unless --allow-mismatch, which prints every difference on the first page. "
+     "Reads run.json only; never touches a device.",
+     "Each RUNDIR must hold a complete run of this ptsuite's run.json format version."},
+    {"check", "hold runs against a requirement sheet: pass or fail per requirement",
+     "RUNDIR... --spec REQUIREMENTS.toml [--out DIR] [--json]",
+     "Holds each drive's runs (grouped by model and serial) against a requirement sheet: a floor on "
+     "a figure or a ceiling on a latency percentile at a named test point (a cell of a test, a "
+     "QoS point under a named load). Prints each requirement with the measured value, the limit and "
+     "the margin, and writes check.xlsx (one page per drive) and check.json into DIR. Shipped "
+     "sheets: tests-pts/requirements/ (share/ptsuite/tests-pts/requirements when installed). "
+     "Reads run.json only; never touches a device.",
+     "Exit 0 when every requirement passes, 6 when any fails, 2 when the sheet is bad or the runs "
+     "cannot answer a requirement (a test point no run holds)."},
     {"plan", "the resolved plan of a test and its worst-case duration", "TEST [TARGET] [run options] [--json]",
      "Prints the resolved plan of TEST (edition, class, cells in Round order, Tracking Variables, WIPC "
      "bytes, TC/QD, Measurement Window, maximum Rounds, deviations) and its worst-case duration. With "
@@ -215,6 +237,9 @@ void define_report(CLI::App& c, ReportArgs& a) {
   d.argument("RUNDIR", a.run_dir, "a run directory (holds run.json)");
   d.value("--format", a.format, "LIST", "report files: xlsx,json,csv,pdf (pdf needs LibreOffice)", "xlsx,json,csv");
   d.value("--out", a.out, "DIR", "write the report files here", "RUNDIR");
+  d.flag("--pdf-raw", a.pdf_raw,
+         "the PDF prints the Raw sheet too (every Round's every cell, landscape, fit to the page width); "
+         "without it the PDF holds the report pages and the raw rows stay in the xlsx and CSV");
   define_operator_fields(d, a.operator_fields, a.errors);
 }
 
@@ -223,6 +248,25 @@ void define_analyze(CLI::App& c, AnalyzeArgs& a) {
   d.argument("SERIES.csv", a.series, "the series: one value per Round");
   d.value("--window", a.window, "N", "Measurement Window length in Rounds", "5, the spec's");
   d.flag("--json", a.json, "machine-readable output");
+}
+
+void define_compare(CLI::App& c, CompareArgs& a) {
+  cli::Definer d(c, a.errors);
+  d.arguments("RUNDIR...", a.run_dirs, "run directories of complete runs of one test, one per drive");
+  d.value("--baseline", a.baseline, "RUNDIR", "the run the deltas are taken against (added if not among RUNDIR...)",
+          "the first RUNDIR");
+  d.value("--out", a.out, "FILE.xlsx", "the workbook to write", "compare-TEST.xlsx in the current directory");
+  d.flag("--allow-mismatch", a.allow_mismatch,
+         "compare runs that differ in an aspect a comparison must match; every difference is printed on the "
+         "first page");
+}
+
+void define_check(CLI::App& c, CheckArgs& a) {
+  cli::Definer d(c, a.errors);
+  d.arguments("RUNDIR...", a.run_dirs, "run directories of complete runs (any tests, any drives)");
+  d.value("--spec", a.spec, "FILE.toml", "the requirement sheet (tests-pts/requirements/*.toml)", "none (required)");
+  d.value("--out", a.out, "DIR", "write check.xlsx and check.json here", "the current directory");
+  d.flag("--json", a.json, "print the result as JSON instead of the table");
 }
 
 void define_plan(CLI::App& c, PlanArgs& a) {
@@ -261,6 +305,8 @@ std::vector<std::string>& CommandArgs::problems(const std::string& name) {
   if (name == "resume") return resume.errors;
   if (name == "report") return report.errors;
   if (name == "analyze") return analyze.errors;
+  if (name == "compare") return compare.errors;
+  if (name == "check") return check.errors;
   return plan.errors;
 }
 
@@ -292,6 +338,8 @@ void define_commands(CLI::App& root, CommandArgs& a) {
     else if (name == "resume") define_resume(*c, a.resume);
     else if (name == "report") define_report(*c, a.report);
     else if (name == "analyze") define_analyze(*c, a.analyze);
+    else if (name == "compare") define_compare(*c, a.compare);
+    else if (name == "check") define_check(*c, a.check);
     else define_plan(*c, a.plan);
   }
 }

@@ -85,12 +85,25 @@ struct ResumeArgs : ParseProblems {
 struct ReportArgs : ParseProblems {
   std::string run_dir;
   std::optional<std::string> format, out;
+  bool pdf_raw = false;                       ///< --pdf-raw
   config::OperatorFieldArgs operator_fields;  ///< --meta, --lab
 };
 
 struct AnalyzeArgs : ParseProblems {
   std::string series;
   std::optional<std::string> window;
+  bool json = false;
+};
+
+struct CompareArgs : ParseProblems {
+  std::vector<std::string> run_dirs;
+  std::optional<std::string> baseline, out;
+  bool allow_mismatch = false;
+};
+
+struct CheckArgs : ParseProblems {
+  std::vector<std::string> run_dirs;
+  std::optional<std::string> spec, out;
   bool json = false;
 };
 
@@ -113,6 +126,8 @@ struct CommandArgs {
   ReportArgs report;
   AnalyzeArgs analyze;
   PlanArgs plan;
+  CompareArgs compare;
+  CheckArgs check;
 
   /// The parser's problems of command `name`.
   std::vector<std::string>& problems(const std::string& name);

@@ -19,6 +19,8 @@ int cmd_resume(const ResumeArgs& args);
 int cmd_report(const ReportArgs& args);
 int cmd_analyze(const AnalyzeArgs& args);
 int cmd_plan(const PlanArgs& args);
+int cmd_compare(const CompareArgs& args);
+int cmd_check(const CheckArgs& args);
 
 /// "ptsuite 0.1.0 (git abc123)".
 std::string version_string();

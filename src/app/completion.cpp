@@ -26,6 +26,11 @@ const std::map<std::string, std::string>& word_lists() {
 /// How a value or an argument is completed, from its name in help: "dir", "toml", "csv",
 /// "file", "test", "target", or "" (nothing to offer).
 std::string kind_of(const std::string& value_name) {
+  // "RUNDIR...": any number of them, each completed alike (the kind with a "+").
+  if (value_name.size() > 3 && value_name.compare(value_name.size() - 3, 3, "...") == 0) {
+    const std::string kind = kind_of(value_name.substr(0, value_name.size() - 3));
+    return kind.empty() ? kind : kind + "+";
+  }
   if (value_name == "RUNDIR" || value_name == "DIR") return "dir";
   if (value_name == "FILE.toml") return "toml";
   if (value_name == "SERIES.csv") return "csv";
@@ -156,7 +161,13 @@ _ptsuite() {
       ((n++))
     fi
   done
-  ((n < ${#args[@]})) && _ptsuite_complete_kind "${args[n]}"
+  local k=""
+  if ((n < ${#args[@]})); then
+    k=${args[n]}
+  elif ((${#args[@]})) && [[ ${args[-1]} == *+ ]]; then
+    k=${args[-1]}  # a repeated argument (RUNDIR...)
+  fi
+  [[ -n $k ]] && _ptsuite_complete_kind "${k%+}"
   __ltrim_colon_completions "$cur"
 }
 

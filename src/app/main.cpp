@@ -26,6 +26,8 @@ int run_command(const std::string& name, const CommandArgs& a) {
   if (name == "report") return cmd_report(a.report);
   if (name == "analyze") return cmd_analyze(a.analyze);
   if (name == "plan") return cmd_plan(a.plan);
+  if (name == "compare") return cmd_compare(a.compare);
+  if (name == "check") return cmd_check(a.check);
   std::fprintf(stderr, "ptsuite: %s: a command without a body (please report it)\n", name.c_str());
   return 1;
 }

@@ -16,6 +16,7 @@
 namespace pts::config {
 
 using detail::line_of;
+using detail::parse_toml;
 using detail::Problems;
 using detail::TableReader;
 
@@ -274,13 +275,9 @@ void read_class(const toml::table& t, const std::string& where, Problems& p, Cla
 
 core::Result<TestDefinition> parse_definition(const std::string& text, const std::string& file) {
   Problems p(file);
-  toml::table root;
-  try {
-    root = toml::parse(text, file);
-  } catch (const toml::parse_error& e) {
-    p.add(static_cast<int>(e.source().begin.line), "TOML syntax: " + std::string(e.description()));
-    return core::Error(core::ErrorKind::BadInput, p.list());
-  }
+  auto parsed = parse_toml(text, p);
+  if (!parsed) return core::Error(core::ErrorKind::BadInput, p.list());
+  const toml::table& root = *parsed;
   TestDefinition d;
   d.file = file;
   TableReader top(root, "the file", p);

@@ -5,6 +5,7 @@
 // three histogram sub-tests whose TC/QD the sweep picks at run time, and the model::DirthPlan
 // that pts/dirth.cpp runs.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "config/procedure_rows.h"
@@ -23,6 +24,7 @@ struct DirthDef {
   std::string workload;               ///< the sweep and histogram stimulus
   std::string precondition_workload;  ///< preconditioning and pre-writes
   uint32_t precondition_round_cells = 30;
+  std::string precondition_tracked_sample = "first";  ///< which sample of a Round is tracked
   std::vector<uint32_t> thread_counts;
   std::vector<uint32_t> queue_depths;
   std::string sweep_order = "toio-descending";
@@ -42,12 +44,14 @@ const char* const kPointIds[3] = {"histogram-max", "histogram-mid", "histogram-m
 void read(TableReader& r, TestDefinition& d) {
   DirthDef x;
   x.line = r.line();
-  r.only_keys({"workload", "precondition_workload", "precondition_round_cells", "thread_counts", "queue_depths",
+  r.only_keys({"workload", "precondition_workload", "precondition_round_cells", "precondition_tracked_sample",
+               "thread_counts", "queue_depths",
                "sweep_order", "art_ceiling_ms", "round_prewrite_minutes", "histogram_prewrite_minutes",
                "histogram_minutes", "mid_rule"});
   if (auto v = r.string("workload", true)) x.workload = *v;
   if (auto v = r.string("precondition_workload", true)) x.precondition_workload = *v;
   if (auto v = r.integer("precondition_round_cells", 1, 1000)) x.precondition_round_cells = static_cast<uint32_t>(*v);
+  if (auto v = r.choice("precondition_tracked_sample", {"first", "last"})) x.precondition_tracked_sample = *v;
   x.grid_line = r.line("thread_counts");
   if (auto v = r.counts("thread_counts", 1, 1024, true)) x.thread_counts = *v;
   if (auto v = r.counts("queue_depths", 1, 65536, true)) x.queue_depths = *v;
@@ -82,6 +86,21 @@ std::string grid_text(const std::vector<uint32_t>& v) {
   return "{" + out + "}";
 }
 
+/// How many samples a pre-write of `seconds` is run in: one per cell length (rounded, at least
+/// one), 60 × 1 min at the spec's values.
+uint32_t prewrite_samples(double seconds, double cell_seconds) {
+  if (!(seconds > 0)) return 0;
+  if (!(cell_seconds > 0)) return 1;
+  return static_cast<uint32_t>(std::max(1.0, std::round(seconds / cell_seconds)));
+}
+
+/// "07" of 60, "007" of 100: cell ids that sort in run order.
+std::string two_digits(uint32_t n, uint32_t of) {
+  std::string s = std::to_string(n);
+  const size_t width = std::to_string(of).size();
+  return std::string(width > s.size() ? width - s.size() : 0, '0') + s;
+}
+
 /// (TC, QD) pairs in sweep order: "toio-descending" = total OIO high to low (more threads
 /// first on ties); "tc-outer" = TC high to low, QD high to low within each TC.
 std::vector<std::pair<uint32_t, uint32_t>> sweep_points(const model::DirthPlan& d) {
@@ -100,7 +119,7 @@ void resolve(ResolveCtx& c) {
   const DirthDef& d = c.d.own<DirthDef>();
   const WorkloadDef* wl = stimulus(c, d.workload);
   if (!wl) return;
-  const WorkloadDef& pw = c.d.workloads.at(d.precondition_workload);
+  const WorkloadDef& pw = runnable(c, c.d.workloads.at(d.precondition_workload));
   auto& p = c.plan();
   const std::string name = upper(c.d.id);
   model::DirthPlan dp;
@@ -128,8 +147,9 @@ void resolve(ResolveCtx& c) {
               pw.title + " (" + workload_label(pw) + ") — the spec text was not available, this follows the one "
               "implementation found ([dirth] workload, precondition_workload)");
   c.interpret(name + " preconditioning: Rounds of " + std::to_string(d.precondition_round_cells) + " × " +
-              duration_words(p.cell_seconds) + " at " + pc_tcqd + " until steady state, tracked on the last sample of "
-              "each Round ([dirth] precondition_round_cells)");
+              duration_words(p.cell_seconds) + " at " + pc_tcqd + " until steady state, tracked on the " +
+              d.precondition_tracked_sample + " sample of each Round ([dirth] precondition_round_cells, "
+              "precondition_tracked_sample; the one implementation tracks the first)");
   c.interpret(name + " sweep: each Round a " + duration_words(dp.round_prewrite_seconds) + " pre-write at " + pc_tcqd +
               ", then every TC × QD point for " + duration_words(p.cell_seconds) + " in " +
               (dp.sweep_order == "toio-descending" ? "descending total OIO (more threads first on ties)"
@@ -137,16 +157,20 @@ void resolve(ResolveCtx& c) {
               " ([dirth] sweep_order); TC = threads, QD = outstanding I/Os per thread; Tracking Variable the IOPS "
               "at TC " + std::to_string(dp.thread_counts.front()) + " / QD " + std::to_string(dp.queue_depths.front()));
   c.interpret(name + " MaxIOPS: the highest window-mean IOPS whose window-mean ART is at most " + num(ceiling_ms) +
-              " ms ([dirth] art_ceiling_ms, --art-ceiling); MinIOPS: TC " + std::to_string(dp.thread_counts.back()) +
+              " ms ([dirth] art_ceiling_ms, --art-ceiling; the one implementation: below 5 ms, which differs only at "
+              "exactly 5 ms), with no limit on the maximum response time: no source adds one to the ART ceiling; "
+              "MinIOPS: TC " + std::to_string(dp.thread_counts.back()) +
               " / QD " + std::to_string(dp.queue_depths.back()) + "; MidIOPS: the point" +
               (dp.mid_rule == "closest-to-midpoint-under-ceiling" ? " under the ceiling" : "") +
               " whose IOPS is closest to (MaxIOPS + MinIOPS) / 2 ([dirth] mid_rule)");
   c.interpret(name + " histograms: at each of the three points a " + duration_words(dp.histogram_prewrite_seconds) +
-              " pre-write, then " + duration_words(dp.histogram_seconds) + " of the stimulus whose every I/O's "
-              "response time goes into the histogram");
+              " pre-write at that point's TC/QD (in samples of about one cell, plotted before the histogram), then " +
+              duration_words(dp.histogram_seconds) + " of the stimulus whose every I/O's response time goes into "
+              "the histogram");
 
   p.subtests.push_back(precondition_subtest(c, pw, d.precondition_round_cells,
-                                            name + " – Preconditioning " + workload_label(pw) + " at " + pc_tcqd));
+                                            name + " – Preconditioning " + workload_label(pw) + " at " + pc_tcqd,
+                                            d.precondition_tracked_sample == "first"));
   model::SubTestPlan sweep;
   sweep.id = "sweep";
   sweep.title = name + " – Demand Intensity sweep TC × QD, " + workload_label(*wl);
@@ -174,9 +198,13 @@ void resolve(ResolveCtx& c) {
     h.purge = false;
     h.wipc_enabled = false;
     const std::string at = std::string(" (TC/QD of the ") + kPointNames[k] + " point)";
-    if (dp.histogram_prewrite_seconds > 0)
-      h.cells.push_back(make_cell("prewrite", "Pre-write: " + workload_label(pw) + at,
-                                  workload_spec(c, pw, 0, 0, dp.histogram_prewrite_seconds)));
+    // The pre-write in samples of about one cell (the one implementation: 60 one-minute
+    // samples), so its IOPS can be plotted over time before the histogram (SNIA's report).
+    const uint32_t samples = prewrite_samples(dp.histogram_prewrite_seconds, p.cell_seconds);
+    for (uint32_t n = 1; n <= samples; ++n)
+      h.cells.push_back(make_cell(samples == 1 ? std::string("prewrite") : "prewrite-" + two_digits(n, samples),
+                                  "Pre-write: " + workload_label(pw) + at + (samples == 1 ? "" : " #" + std::to_string(n)),
+                                  workload_spec(c, pw, 0, 0, dp.histogram_prewrite_seconds / samples)));
     h.cells.push_back(make_cell("capture", "Histogram capture: " + workload_label(*wl) + at,
                                 workload_spec(c, *wl, 0, 0, dp.histogram_seconds)));
     p.subtests.push_back(std::move(h));
@@ -218,7 +246,18 @@ SubtestText describe(const model::TestPlan& p, const model::SubTestPlan& s) {
                          ", MidIOPS closest to their midpoint");
     out.then_cells = true;  // the sweep's points are its cells
   } else if (s.role == model::SubTestRole::DirthHistogram) {
-    for (const auto& c : s.cells) out.phases.push_back(c.label + ", " + duration_words(c.spec.seconds));
+    size_t prewrites = 0;
+    double prewrite_seconds = 0;
+    for (const auto& c : s.cells)
+      if (c.id.rfind("prewrite", 0) == 0) ++prewrites, prewrite_seconds += c.spec.seconds;
+    if (prewrites)
+      out.phases.push_back(s.cells.front().label.substr(0, s.cells.front().label.rfind(" #")) + ", " +
+                           duration_words(prewrite_seconds) +
+                           (prewrites > 1 ? " in " + std::to_string(prewrites) + " samples of " +
+                                                duration_words(prewrite_seconds / static_cast<double>(prewrites))
+                                          : std::string()));
+    for (const auto& c : s.cells)
+      if (c.id.rfind("prewrite", 0) != 0) out.phases.push_back(c.label + ", " + duration_words(c.spec.seconds));
     out.phases.push_back("skipped when the sweep finds no point for it (no ART under the ceiling)");
   }
   return out;

@@ -1,7 +1,7 @@
 // config/hir.cpp — the Host Idle Recovery row of the procedure table (PTS-E 1.1 §11), definition
 // side: the [hir] table (stimulus, wait states, Access A / B / C, baseline), resolved into the
 // steady-state preconditioning sub-test, one sub-test per wait state and the model::HirPlan that
-// pts/hir.cpp runs.
+// pts/hir.cpp runs. The rules and their sources: docs/pts-rules.md.
 #include <algorithm>
 
 #include "config/procedure_rows.h"
@@ -22,7 +22,8 @@ struct HirDef {
   std::vector<double> wait_seconds;        ///< Access B idle per wait state
   double access_a_seconds = 5;
   uint32_t repetitions = 360;
-  double access_c_seconds = 1800;
+  double access_c_sample_seconds = 5;  ///< one Access C sample
+  uint32_t access_c_samples = 360;     ///< Access C samples back to back (360 × 5 s = 1800 s)
   std::string baseline = "precondition";
   int line = 0;
 };
@@ -31,7 +32,7 @@ void read(TableReader& r, TestDefinition& d) {
   HirDef h;
   h.line = r.line();
   r.only_keys({"workload", "precondition_round_cells", "wait_seconds", "access_a_seconds", "repetitions",
-               "access_c_seconds", "baseline"});
+               "access_c_sample_seconds", "access_c_samples", "baseline"});
   if (auto v = r.string("workload", true)) h.workload = *v;
   if (auto v = r.integer("precondition_round_cells", 1, 1000)) h.precondition_round_cells = static_cast<uint32_t>(*v);
   if (const toml::array* a = r.array("wait_seconds", true)) {
@@ -49,7 +50,8 @@ void read(TableReader& r, TestDefinition& d) {
   }
   if (auto v = r.number("access_a_seconds", 0, true, 86400)) h.access_a_seconds = *v;
   if (auto v = r.integer("repetitions", 1, 1000000)) h.repetitions = static_cast<uint32_t>(*v);
-  if (auto v = r.number("access_c_seconds", 0, true, 864000)) h.access_c_seconds = *v;
+  if (auto v = r.number("access_c_sample_seconds", 0, true, 86400)) h.access_c_sample_seconds = *v;
+  if (auto v = r.integer("access_c_samples", 1, 1000000)) h.access_c_samples = static_cast<uint32_t>(*v);
   if (auto v = r.choice("baseline", {"precondition", "preceding-return"})) h.baseline = *v;
   d.own_table = h;
 }
@@ -77,18 +79,20 @@ void resolve(ResolveCtx& c) {
   hp.spec_access_a_seconds = h.access_a_seconds;
   hp.access_a_seconds = c.scaled(h.access_a_seconds);
   hp.repetitions = h.repetitions;
-  hp.spec_access_c_seconds = h.access_c_seconds;
-  hp.access_c_seconds = c.scaled(h.access_c_seconds);
+  hp.spec_access_c_sample_seconds = h.access_c_sample_seconds;
+  hp.access_c_sample_seconds = c.scaled(h.access_c_sample_seconds);
+  hp.access_c_samples = h.access_c_samples;
   hp.spec_wait_seconds = h.wait_seconds;
   for (double w : h.wait_seconds) hp.wait_seconds.push_back(c.scaled(w));
   hp.baseline = h.baseline;
   if (h.wait_seconds != std::vector<double>{5, 10, 15, 25, 50} || h.access_a_seconds != 5 || h.repetitions != 360 ||
-      h.access_c_seconds != 1800) {
+      h.access_c_sample_seconds != 5 || h.access_c_samples != 360) {
     std::string waits;
     for (double w : h.wait_seconds) waits += (waits.empty() ? "" : ", ") + num(w);
     c.deviate("hir-phases", "HIR wait states " + waits + " s, " + std::to_string(h.repetitions) + " × (" +
-                                num(h.access_a_seconds) + " s writes + idle), " + num(h.access_c_seconds) +
-                                " s back to baseline, instead of 5, 10, 15, 25, 50 s, 360 × (5 s + idle), 1800 s");
+                                num(h.access_a_seconds) + " s writes + idle), " + std::to_string(h.access_c_samples) +
+                                " × " + num(h.access_c_sample_seconds) + " s back to baseline, instead of 5, 10, 15, "
+                                "25, 50 s, 360 × (5 s + idle), 360 × 5 s");
   }
   c.interpret("HIR preconditioning: Rounds of " + std::to_string(h.precondition_round_cells) + " × " +
               duration_words(p.cell_seconds) + " " + label + " until steady state, tracked on the last sample of "
@@ -99,8 +103,11 @@ void resolve(ResolveCtx& c) {
                     "of a wait state's Access A writes ÷ baseline ([hir] baseline)"
                   : "HIR baseline: the mean IOPS of the Access C before each wait state (the preconditioning's "
                     "window average before the first); recovery = mean Access A IOPS ÷ baseline ([hir] baseline)");
+  note_unsegmented_client(c);
   c.interpret("HIR Access B: the host submits nothing (the engine and the kernel counters before and after each idle "
-              "are journaled); Access C is one continuous run of " + duration_words(hp.access_c_seconds));
+              "are journaled); Access C, the return to baseline, is " + std::to_string(hp.access_c_samples) + " samples of " +
+              duration_words(hp.access_c_sample_seconds) + " back to back with no idle (ADATA's PTS 2.0 HIR: 360 × 5 s, "
+              "so the recovery curve has points; [hir] access_c_samples, access_c_sample_seconds)");
   p.subtests.push_back(precondition_subtest(c, *wl, h.precondition_round_cells,
                                             "HIR – Preconditioning " + label + " to steady state"));
   for (size_t i = 0; i < h.wait_seconds.size(); ++i) {
@@ -114,7 +121,7 @@ void resolve(ResolveCtx& c) {
     s.cells.push_back(make_cell("access-a", "Access A: " + label,
                                 workload_spec(c, *wl, p.threads, p.queue_depth, hp.access_a_seconds)));
     s.cells.push_back(make_cell("access-c", "Access C: " + label,
-                                workload_spec(c, *wl, p.threads, p.queue_depth, hp.access_c_seconds)));
+                                workload_spec(c, *wl, p.threads, p.queue_depth, hp.access_c_sample_seconds)));
     for (const auto& other : p.subtests)
       if (other.id == s.id)
         c.errors.push_back(c.at(h.line) + "[hir] wait_seconds lists " + num(h.wait_seconds[i]) + " twice");
@@ -131,9 +138,11 @@ bool wait_state(const model::TestPlan& p, const model::SubTestPlan& s) {
 SubtestWorstCase worst_case(const model::TestPlan& p, const model::SubTestPlan& s) {
   if (!wait_state(p, s)) return rounds_worst_case(p, s);
   const auto& h = *p.params<model::HirPlan>();
-  return {h.repetitions * (h.access_a_seconds + h.wait_seconds[s.role_index]) + h.access_c_seconds,
+  return {h.repetitions * (h.access_a_seconds + h.wait_seconds[s.role_index]) +
+              h.access_c_samples * h.access_c_sample_seconds,
           std::to_string(h.repetitions) + " × (" + duration_words(h.access_a_seconds) + " + " +
-              duration_words(h.wait_seconds[s.role_index]) + " idle) + " + duration_words(h.access_c_seconds)};
+              duration_words(h.wait_seconds[s.role_index]) + " idle) + " + std::to_string(h.access_c_samples) + " × " +
+              duration_words(h.access_c_sample_seconds)};
 }
 
 std::string after_colon(const std::string& label) {
@@ -148,8 +157,9 @@ SubtestText describe(const model::TestPlan& p, const model::SubTestPlan& s) {
   out.phases.push_back(std::to_string(h.repetitions) + " × (Access A " + duration_words(h.access_a_seconds) + " " +
                        after_colon(s.cells[0].label) + " at " + tcqd(p) + " + Access B " +
                        duration_words(h.wait_seconds[s.role_index]) + " host idle, nothing submitted)");
-  out.phases.push_back("then Access C: " + duration_words(h.access_c_seconds) + " continuous " +
-                       after_colon(s.cells[1].label) + " (back to baseline)");
+  out.phases.push_back("then Access C: " + std::to_string(h.access_c_samples) + " × " +
+                       duration_words(h.access_c_sample_seconds) + " " + after_colon(s.cells[1].label) +
+                       " back to back, no idle (back to baseline)");
   return out;
 }
 

@@ -13,6 +13,7 @@
 // it looks a row up and calls it. May use: core, model.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct ResolveCtx {
   ResolvedPlan& r;
   std::vector<std::string>& errors;             ///< BadInput messages, all reported at once
   std::vector<std::string> checked = {};        ///< workloads already checked against the target
+  /// Block-size mixes as the target can run them (workloads.h runnable()), by workload id.
+  std::map<std::string, WorkloadDef> runnable = {};
 
   model::TestPlan& plan() { return r.plan; }
   double scaled(double spec_seconds) const { return spec_seconds * r.plan.time_scale; }
@@ -75,6 +78,9 @@ struct ProcedureRow {
   bool scaled = false;            ///< has phases beyond its cells: --time-scale multiplies them
   bool takes_workload = false;    ///< --workload picks its stimulus among the definition's workloads
   bool takes_art_ceiling = false; ///< --art-ceiling sets its MaxIOPS ceiling
+  /// Not a SNIA PTS test: `ptsuite list` shows its definitions apart, under this heading;
+  /// nullptr for the PTS's own tests.
+  const char* not_snia_group = nullptr;
 
   /// Reads the procedure's own table (`own`, named "[<table>]") into d.own_table.
   void (*read)(detail::TableReader& own, TestDefinition& d) = nullptr;

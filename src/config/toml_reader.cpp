@@ -57,6 +57,15 @@ std::vector<std::string> Problems::list() const {
   return out;
 }
 
+std::optional<toml::table> parse_toml(const std::string& text, Problems& p) {
+  try {
+    return toml::parse(text, p.file());
+  } catch (const toml::parse_error& e) {
+    p.add(static_cast<int>(e.source().begin.line), "TOML syntax: " + std::string(e.description()));
+    return std::nullopt;
+  }
+}
+
 int line_of(const toml::node& node) {
   const auto line = node.source().begin.line;
   return line > 0 ? static_cast<int>(line) : 1;

@@ -30,6 +30,10 @@ class Problems {
   std::vector<std::pair<int, std::string>> items_;
 };
 
+/// Parses `text` as TOML, named p.file() in messages; nullopt after adding the syntax error (with
+/// its line) to `p`.
+std::optional<toml::table> parse_toml(const std::string& text, Problems& p);
+
 /// Source line of a node (1 when toml++ does not know it).
 int line_of(const toml::node& node);
 

@@ -104,8 +104,42 @@ std::string workload_label(const WorkloadDef& w) {
          (w.zones.empty() ? "" : ", zoned " + model::zones_text(w.zones));
 }
 
-model::AccessSpec workload_spec(ResolveCtx& c, const WorkloadDef& w, uint32_t threads, uint32_t queue_depth,
+const WorkloadDef& runnable(ResolveCtx& c, const WorkloadDef& w) {
+  if (w.bs_split.empty()) return w;
+  if (auto it = c.runnable.find(w.id); it != c.runnable.end()) return it->second;
+  std::vector<model::BlockSizeShare> kept;
+  std::string left_out;
+  uint32_t left_pct = 0;
+  for (const auto& b : w.bs_split) {
+    if (std::string why = not_applicable(b.bytes, c.id.lba_size); why.empty()) {
+      kept.push_back(b);
+    } else {
+      left_out += (left_out.empty() ? "" : ", ") + core::format_block_size(b.bytes) + " (" +
+                  std::to_string(b.percent) + " %)";
+      left_pct += b.percent;
+    }
+  }
+  if (kept.size() == w.bs_split.size() || kept.empty()) return w;
+  WorkloadDef out = w;
+  out.bs_split = model::renormalised_split(kept);
+  uint32_t kept_pct = 0;
+  for (const auto& b : kept) kept_pct += b.percent;
+  std::string shares;
+  for (size_t i = 0; i < kept.size(); ++i)
+    shares += (i ? ", " : "") + core::format_block_size(kept[i].bytes) + " " + std::to_string(kept[i].percent) +
+              " → " + std::to_string(out.bs_split[i].percent) + " %";
+  c.deviate("bs-split-lba",
+            "[workload." + w.id + "] " + w.title + ": block sizes " + left_out + ", " + std::to_string(left_pct) +
+                " % of the I/Os, are left out: the target's LBA size is " + std::to_string(c.id.lba_size) +
+                " B, and an I/O smaller than one LBA (or not a multiple of it) cannot be issued; the other sizes "
+                "keep their proportions, each share × 100 / " +
+                std::to_string(kept_pct) + " rounded to whole percent by largest remainder: " + shares);
+  return c.runnable.emplace(w.id, std::move(out)).first->second;
+}
+
+model::AccessSpec workload_spec(ResolveCtx& c, const WorkloadDef& def, uint32_t threads, uint32_t queue_depth,
                                 double seconds) {
+  const WorkloadDef& w = runnable(c, def);
   model::AccessSpec s;
   s.pattern = w.pattern;
   s.read_pct = w.read_pct;
@@ -145,7 +179,7 @@ const WorkloadDef* stimulus(ResolveCtx& c, const std::string& default_id) {
   const auto& all = c.d.workloads;
   if (!c.o.workload) {
     auto it = all.find(default_id);
-    return it == all.end() ? nullptr : &it->second;
+    return it == all.end() ? nullptr : &runnable(c, it->second);
   }
   auto it = all.find(*c.o.workload);
   if (it == all.end()) {
@@ -162,7 +196,7 @@ const WorkloadDef* stimulus(ResolveCtx& c, const std::string& default_id) {
   else
     c.deviate("workload", "stimulus " + it->second.title + " instead of the " + all.at(default_id).title + " " + who +
                               " defines");
-  return &it->second;
+  return &runnable(c, it->second);
 }
 
 bool purge_wanted(ResolveCtx& c) {
@@ -170,8 +204,15 @@ bool purge_wanted(ResolveCtx& c) {
   return c.d.purge && !(p.purge_method == model::PurgeMethod::None && !p.purge_auto);
 }
 
+void note_unsegmented_client(ResolveCtx& c) {
+  const auto& p = c.plan();
+  if (p.device_class != "client" || p.ar_segments.count > 1) return;
+  c.interpret("Client ActiveRange: " + num(p.active_range_pct) + " % as one range, no AR segmentation (the sources "
+              "apply PTS-C's 2048 segments to IOPS, TP and LAT only; ADATA's PTS 2.0 client mode segments nothing)");
+}
+
 model::SubTestPlan precondition_subtest(ResolveCtx& c, const WorkloadDef& w, uint32_t cells_per_round,
-                                        const std::string& title) {
+                                        const std::string& title, bool track_first) {
   auto& p = c.plan();
   model::SubTestPlan s;
   s.id = "precondition";
@@ -185,8 +226,11 @@ model::SubTestPlan precondition_subtest(ResolveCtx& c, const WorkloadDef& w, uin
     n.insert(0, static_cast<size_t>(std::max(0, width - static_cast<int>(n.size()))), '0');
     s.cells.push_back(make_cell("pc-" + n, workload_label(w) + " #" + std::to_string(k), spec));
   }
-  s.tracking.push_back({s.cells.back().id, model::Metric::Iops,
-                        workload_label(w) + " IOPS" + (cells_per_round > 1 ? " (last sample of each Round)" : "")});
+  const auto& tracked = track_first ? s.cells.front() : s.cells.back();
+  s.tracking.push_back({tracked.id, model::Metric::Iops,
+                        workload_label(w) + " IOPS" +
+                            (cells_per_round > 1 ? track_first ? " (first sample of each Round)" : " (last sample of each Round)"
+                                                 : "")});
   return s;
 }
 

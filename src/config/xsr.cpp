@@ -1,6 +1,7 @@
 // config/xsr.cpp — the Cross Stimulus Recovery row of the procedure table (PTS-E 1.1 §12),
 // definition side: the [xsr] table (three Access Groups and the recovery rule), resolved into
-// one sub-test holding a cell per group and the model::XsrPlan that pts/xsr.cpp runs.
+// one sub-test holding a cell per group and the model::XsrPlan that pts/xsr.cpp runs. The rules
+// and their sources: docs/pts-rules.md.
 #include <cmath>
 
 #include "config/procedure_rows.h"
@@ -26,16 +27,14 @@ struct XsrGroupDef {
 struct XsrDef {
   std::vector<XsrGroupDef> groups;
   std::string recovery_reference = "group1-mean";
-  double recovery_tolerance_pct = 5;  ///< a group 3 sample within this % below the reference has recovered
   int line = 0;
 };
 
 void read(TableReader& r, TestDefinition& d) {
   XsrDef x;
   x.line = r.line();
-  r.only_keys({"groups", "recovery_reference", "recovery_tolerance_pct"});
+  r.only_keys({"groups", "recovery_reference"});
   if (auto v = r.choice("recovery_reference", {"group1-mean"})) x.recovery_reference = *v;
-  if (auto v = r.number("recovery_tolerance_pct", 0, false, 50)) x.recovery_tolerance_pct = *v;
   if (const toml::array* a = r.array("groups", true)) {
     for (const auto& node : *a) {
       const toml::table* t = node.as_table();
@@ -72,7 +71,6 @@ void resolve(ResolveCtx& c) {
   auto& p = c.plan();
   model::XsrPlan xp;
   xp.recovery_reference = x.recovery_reference;
-  xp.recovery_tolerance = x.recovery_tolerance_pct / 100;
   model::SubTestPlan s;
   s.id = "main";
   s.role = model::SubTestRole::XsrGroups;
@@ -102,10 +100,9 @@ void resolve(ResolveCtx& c) {
                             "SEQ 1024 KiB W 8 h");
   c.interpret("XSR durations 8 h / 6 h / 8 h and TC/QD come from one implementation (the spec text was not "
               "available); TC/QD here: " + tcqd(p));
-  c.interpret("XSR recovery time: from the start of Access Group 3 to the start of its first sample whose MB/s "
-              "reaches the mean MB/s of every Access Group 1 sample, less " + num(x.recovery_tolerance_pct) +
-              " % ([xsr] recovery_tolerance_pct; group 1's mean holds its FOB samples); \"not recovered\" when none "
-              "does");
+  note_unsegmented_client(c);
+  c.interpret("XSR recovery time: " + std::string(model::xsr_recovery_rule()) + " (ADATA's XSR, the one implementation; the spec "
+              "text was not available; [xsr] recovery_reference)");
   p.subtests.push_back(std::move(s));
   p.procedure_plan = xp;
 }

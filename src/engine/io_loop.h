@@ -8,12 +8,14 @@
 //   completion semantics; never a batch wait that lets the queue drain).
 // - Each I/O's completion time is the clock read right after the wait that reaped it: its
 //   own to within one reap loop, not the time the last of a batch arrived.
+// - Sequential access submits each I/O on its own (fio's default iodepth_batch_submit=1):
+//   neighbouring I/Os submitted together are merged by the block layer's plug, so 128 KiB
+//   reads at QD 8 would reach the device as ~300 KiB requests and the device would not see
+//   the test's transfer size. Random I/Os are rarely neighbours and are submitted as a batch.
 // - The worker's I/O phase (WorkerStats first_submit_ns, last_completion_ns): the clock read
 //   just before its first submission, and the completion time of its last reaped I/O.
 // - Low depth (plan.completion_poll_ns > 0): after submitting, poll until a completion
 //   arrives, up to the budget; only then sleep. The time polled is recorded (CPU it cost).
-//   Above low depth the same poll runs for plan.depth_spin_ns (a few microseconds: the next
-//   completion is usually that close), so the worker's CPU does not halt between them.
 // - Paced: latency runs from each I/O's scheduled release time; the figure from submission
 //   is kept beside it.
 //
@@ -98,9 +100,10 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
   const uint64_t t0 = window.t0_ns;
   const uint64_t deadline = window.deadline_ns;
   const std::atomic<bool>& abort = *window.abort;
-  const uint64_t poll_ns = Pacer::kEnabled ? 0 : plan.completion_poll_ns ? plan.completion_poll_ns : plan.depth_spin_ns;
+  const uint64_t poll_ns = Pacer::kEnabled ? 0 : plan.completion_poll_ns;
   uint64_t completed = 0;
   bool issuing = true;
+  int submit_error = 0;  ///< a fatal error of a sequential I/O's own submission
   st.wait_min = 1;
   pacer.start(t0);
   uint64_t now = q.now();
@@ -121,6 +124,12 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
           mem.write_data->fill(buf, d.bytes, rng.next());  // unique, incompressible
         }
         q.prep(slot, d.is_read, buf, d.bytes, d.offset);
+        if (plan.sequential) {  // one I/O per submission: no plug merge (see above)
+          slots[slot].submit_ns = q.now();
+          if constexpr (!Pacer::kEnabled) slots[slot].release_ns = slots[slot].submit_ns;
+          const int r = q.submit();
+          if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY && submit_error == 0) submit_error = r;
+        }
         if constexpr (Pacer::kEnabled) slots[slot].release_ns = pacer.release_ns(pacer.issued() + n);
         slots[slot].offset = d.offset;
         slots[slot].bytes = d.bytes;
@@ -143,9 +152,11 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
     }
     const uint64_t t_submit = q.now();
     if (n != 0 && st.first_submit_ns == UINT64_MAX) st.first_submit_ns = t_submit;
-    for (uint32_t i = 0; i < n; ++i) {
-      slots[fresh[i]].submit_ns = t_submit;
-      if constexpr (!Pacer::kEnabled) slots[fresh[i]].release_ns = t_submit;
+    if (!plan.sequential) {
+      for (uint32_t i = 0; i < n; ++i) {
+        slots[fresh[i]].submit_ns = t_submit;
+        if constexpr (!Pacer::kEnabled) slots[fresh[i]].release_ns = t_submit;
+      }
     }
     int ret;
     if constexpr (Pacer::kEnabled) {
@@ -155,7 +166,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
       else ret = q.submit_and_wait((issuing && nfree > 0) ? 0 : 1);  // due now: just submit
     } else {
       if (poll_ns != 0) {
-        // Poll until an I/O completes, up to the budget, before sleeping.
+        // Low depth: poll until the I/O completes, up to the budget, before sleeping.
         ret = q.submit();
         if (ret >= 0 && q.ready() == 0) {
           const uint64_t poll_until = t_submit + poll_ns;
@@ -172,6 +183,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
         ret = q.submit_and_wait(1);  // refill on every completion
       }
     }
+    if (submit_error != 0) ret = submit_error;
     if (ret < 0 && ret != -EINTR && ret != -ETIME && ret != -EAGAIN && ret != -EBUSY) {
       ++st.io_errors;
       if (st.first_error.empty()) st.first_error = "io_uring_enter failed: " + io_error_text(-ret);

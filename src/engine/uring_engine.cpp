@@ -19,6 +19,7 @@
 #include "engine/block_stat.h"
 #include "engine/cell_summary.h"
 #include "engine/fidelity_check.h"
+#include "engine/host_cpu.h"
 #include "engine/io_engine.h"
 #include "engine/uring_worker.h"
 #include "engine/workload.h"
@@ -104,6 +105,7 @@ class UringEngine final : public IoEngine {
     // The kernel's counters just before the first I/O and just after the last completion.
     const auto kernel0 = block_stat_ ? block_stat_->read() : std::nullopt;
     const CpuTimes cpu0 = process_cpu();
+    const auto host0 = read_host_cpu();
     const uint64_t wall0 = core::wall_ns();
     control.t0_ns = core::monotonic_ns();
     control.deadline_ns = spec.bytes_limit ? UINT64_MAX : control.t0_ns + static_cast<uint64_t>(spec.seconds * 1e9);
@@ -115,6 +117,7 @@ class UringEngine final : public IoEngine {
     const auto kernel1 = block_stat_ && kernel0 ? block_stat_->read() : std::nullopt;
     const uint64_t t_end = core::monotonic_ns();
     const CpuTimes cpu1 = process_cpu();
+    const auto host1 = read_host_cpu();
     if (!setup_error.empty()) return core::Error(core::ErrorKind::Io, "engine setup: " + setup_error);
 
     std::vector<const WorkerStats*> stats;
@@ -124,6 +127,7 @@ class UringEngine final : public IoEngine {
     model::CellResult result = summarize_cell(spec, stats, control.t0_ns, cpu);
     last_phase_ = merge_io_phases(stats);  // on core::monotonic_ns(), the clock the workers read
     result.started_wall_ns = wall0;
+    if (host0 && host1) result.system_cpu_pct = host_cpu_busy_pct(*host0, *host1);
     completed_ios_ += result.read_ios + result.write_ios + result.io_errors;
     if (kernel0 && kernel1)
       result.kernel = kernel_delta(block_stat_->device(), *kernel0, *kernel1, block_stat_->in_flight_limit(),

@@ -303,11 +303,14 @@ uint64_t UringWorker::poll_budget_for(const WorkerPlan& plan) {
 }
 
 void UringWorker::run_cell(const WorkerPlan& plan, CellControl& control) {
+  const bool random_arrivals = plan.arrival != model::Arrival::Fixed;
   if (plan.sequential) {
-    if (plan.rate_iops > 0) loop(plan, control, SequentialOffsets(plan), RatePacer(plan.rate_iops));
+    if (plan.rate_iops > 0 && random_arrivals) loop(plan, control, SequentialOffsets(plan), arrival_pacer(plan));
+    else if (plan.rate_iops > 0) loop(plan, control, SequentialOffsets(plan), RatePacer(plan.rate_iops));
     else loop(plan, control, SequentialOffsets(plan), NoPacer{});
   } else {
-    if (plan.rate_iops > 0) loop(plan, control, RandomOffsets(plan), RatePacer(plan.rate_iops));
+    if (plan.rate_iops > 0 && random_arrivals) loop(plan, control, RandomOffsets(plan), arrival_pacer(plan));
+    else if (plan.rate_iops > 0) loop(plan, control, RandomOffsets(plan), RatePacer(plan.rate_iops));
     else loop(plan, control, RandomOffsets(plan), NoPacer{});
   }
 }

@@ -160,11 +160,11 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.byte_budget = budget_each;
     if (spec.bytes_limit && w == 0) p.byte_budget += spec.bytes_limit % spec.threads;
     p.rate_iops = spec.rate_iops ? static_cast<double>(spec.rate_iops) / spec.threads : 0.0;
+    p.arrival = spec.arrival;
     p.seed = spec.seed;
     p.completion_poll_ns =
         completion_poll_ns_for(spec, std::thread::hardware_concurrency());
     p.probe_completion_wait = completion_probe_for(spec, std::thread::hardware_concurrency());
-    p.depth_spin_ns = depth_spin_ns_for(spec, std::thread::hardware_concurrency());
   }
   return plans;
 }
@@ -186,11 +186,6 @@ bool low_depth_with_cpus(const model::AccessSpec& spec, unsigned cpus) {
 
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus) {
   return low_depth_with_cpus(spec, cpus) && spec.poll_budget_ns == model::kPollBudgetAuto;
-}
-
-uint64_t depth_spin_ns_for(const model::AccessSpec& spec, unsigned cpus) {
-  const bool above_low_depth = uint64_t{spec.threads} * spec.queue_depth > kLowDepthMaxOio;
-  return above_low_depth && spec.rate_iops == 0 && spec.threads < cpus ? kDepthSpinNs : 0;
 }
 
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {

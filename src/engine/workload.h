@@ -13,6 +13,7 @@
 
 #include "core/result.h"
 #include "engine/io_engine.h"
+#include "engine/rate_pacer.h"
 #include "engine/rng.h"
 #include "model/access_spec.h"
 
@@ -67,6 +68,7 @@ struct WorkerPlan {
   uint64_t byte_budget = UINT64_MAX;  ///< stop issuing after this many bytes (UINT64_MAX: time only)
   bool trim = false;                  ///< the non-read I/Os deallocate (model::AccessSpec::trim)
   double rate_iops = 0;               ///< this worker's share of spec.rate_iops; 0 = unthrottled
+  model::Arrival arrival = model::Arrival::Fixed;  ///< paced: spec.arrival (pacer_for chooses the pacer)
   uint64_t seed = 0;                  ///< the cell's seed; the worker index selects the stream
   /// At low depth, poll for the completion until it arrives, up to this long, before sleeping
   /// in io_uring_enter, so the issuing CPU does not go idle between I/Os (an idle CPU's
@@ -76,13 +78,18 @@ struct WorkerPlan {
   /// and host before the cell (engine/completion_probe.h) and polls up to
   /// model::kAutoPollBudgetNs only if polling won.
   bool probe_completion_wait = false;
-  /// Above low depth (unthrottled, a CPU per worker): after submitting, poll for a completion
-  /// up to this long before sleeping in io_uring_enter (kDepthSpinNs). Completions there are
-  /// microseconds apart; a worker that sleeps between them lets its vCPU halt, and each
-  /// completion then wakes it across vCPUs by IPI, in the device's own path on a loop
-  /// device (issue #28, docs/performance.md "Engine against fio"). 0 = sleep at once.
-  uint64_t depth_spin_ns = 0;
 };
+
+/// The stream of a paced worker's arrival gaps: apart from its offset stream (worker_index + 1),
+/// so pacing a spec does not change which offsets it draws.
+inline Rng arrival_rng(const WorkerPlan& plan) { return Rng(plan.seed, 0x41525256ull + plan.worker_index); }
+
+/// The random-arrival pacer of a paced worker whose arrival is not Fixed.
+inline ArrivalPacer arrival_pacer(const WorkerPlan& plan) {
+  return ArrivalPacer(plan.rate_iops,
+                      plan.arrival == model::Arrival::Uniform ? ArrivalGaps::Uniform : ArrivalGaps::Exponential,
+                      arrival_rng(plan), plan.queue_depth);
+}
 
 /// Completion polling budget for a spec: spec.poll_budget_ns when TC×QD ≤ kLowDepthMaxOio,
 /// the spec is unthrottled, and every worker can have a CPU of its own (threads < cpus);
@@ -94,12 +101,6 @@ uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
 /// measures polling against sleeping on the target (engine/completion_probe.h) and polls up to
 /// model::kAutoPollBudgetNs only if polling was faster.
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus);
-
-/// The poll before a sleeping wait above low depth (WorkerPlan::depth_spin_ns).
-inline constexpr uint64_t kDepthSpinNs = 10'000;
-/// kDepthSpinNs for an unthrottled spec above low depth (TC×QD > kLowDepthMaxOio) whose
-/// workers each have a CPU (threads < cpus); else 0. A paced spec sleeps to its schedule.
-uint64_t depth_spin_ns_for(const model::AccessSpec& spec, unsigned cpus);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a
 /// whole logical block. (With AR segments the I/Os touch only the segments inside it.)

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/units.h"
+
 namespace pts::model {
 
 std::string rw_name(const AccessSpec& spec) {
@@ -16,6 +18,24 @@ std::string rw_name(const AccessSpec& spec) {
   return rnd ? "randrw" : "rw";
 }
 
+const char* arrival_name(Arrival a) {
+  switch (a) {
+    case Arrival::Fixed: return "fixed";
+    case Arrival::Exponential: return "exponential";
+    case Arrival::Uniform: return "uniform";
+  }
+  return "?";
+}
+
+bool parse_arrival(const std::string& name, Arrival& out) {
+  for (Arrival a : {Arrival::Fixed, Arrival::Exponential, Arrival::Uniform})
+    if (name == arrival_name(a)) {
+      out = a;
+      return true;
+    }
+  return false;
+}
+
 uint32_t max_block_bytes(const AccessSpec& spec) {
   uint32_t m = spec.block_bytes;
   if (!spec.bs_split.empty()) {
@@ -23,6 +43,33 @@ uint32_t max_block_bytes(const AccessSpec& spec) {
     for (const auto& s : spec.bs_split) m = std::max(m, s.bytes);
   }
   return m;
+}
+
+std::vector<BlockSizeShare> renormalised_split(const std::vector<BlockSizeShare>& kept) {
+  uint64_t sum = 0;
+  for (const auto& s : kept) sum += s.percent;
+  if (kept.empty() || sum == 0) return {};
+  std::vector<BlockSizeShare> out = kept;
+  std::vector<std::pair<uint64_t, size_t>> remainders;  // (remainder × sum, index)
+  uint32_t given = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const uint64_t scaled = uint64_t{kept[i].percent} * 100;  // exact share = scaled / sum
+    out[i].percent = static_cast<uint32_t>(scaled / sum);
+    given += out[i].percent;
+    remainders.emplace_back(scaled % sum, i);
+  }
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t k = 0; given < 100 && k < remainders.size(); ++k, ++given) ++out[remainders[k].second].percent;
+  return out;
+}
+
+std::string block_size_text(const AccessSpec& spec) {
+  if (spec.bs_split.empty()) return core::format_block_size(spec.block_bytes);
+  std::string out;
+  for (const auto& s : spec.bs_split)
+    out += (out.empty() ? "" : ", ") + core::format_block_size(s.bytes) + " " + std::to_string(s.percent) + " %";
+  return out;
 }
 
 std::vector<std::string> zone_problems(const std::vector<AccessZone>& zones) {

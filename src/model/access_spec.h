@@ -12,6 +12,11 @@ namespace pts::model {
 
 enum class AccessPattern { Random, Sequential };
 
+/// How a paced spec (rate_iops > 0) releases its I/Os around the rate (VDbench's
+/// `distribution=`): Fixed = every 1 / rate; Exponential = exponentially distributed gaps of
+/// mean 1 / rate (Poisson arrivals, VDbench's default); Uniform = gaps uniform in [0, 2 / rate].
+enum class Arrival { Fixed, Exponential, Uniform };
+
 /// One entry of a block-size split: `percent` of I/Os use `bytes`.
 struct BlockSizeShare {
   uint32_t bytes = 0;
@@ -59,6 +64,9 @@ struct AccessSpec {
   /// start of its slice.
   std::vector<uint64_t> stream_start_bytes;
   uint64_t rate_iops = 0;                ///< pacing target for all threads; 0 = unthrottled
+  /// Paced only: the arrival process around rate_iops (each thread draws its own gaps from the
+  /// cell's seed, so the threads together arrive at rate_iops with the same distribution).
+  Arrival arrival = Arrival::Fixed;
   /// Low depth (TC×QD ≤ 4, unthrottled): after each submit the worker polls for the
   /// completion up to this long before sleeping, so a fast device's latency never carries
   /// a CPU wake-up (definition [engine] poll_budget_us, --poll-budget). 0 = never poll;
@@ -73,8 +81,24 @@ struct AccessSpec {
 /// "randread", "randwrite", "randrw", "read", "write", "rw", "trim", "randtrim" for a spec (fio-like).
 std::string rw_name(const AccessSpec& spec);
 
+/// "fixed", "exponential", "uniform".
+const char* arrival_name(Arrival a);
+/// The arrival process a name stands for; false for an unknown name.
+bool parse_arrival(const std::string& name, Arrival& out);
+
 /// Largest block size the spec can issue.
 uint32_t max_block_bytes(const AccessSpec& spec);
+
+/// A block-size split renormalised to 100 % after some of its sizes were left out (ECW's sizes
+/// below a 4096-byte LBA): every kept share is scaled by 100 / (sum of the kept shares), so the
+/// kept sizes keep their proportions, then rounded to whole percent by largest remainder (each
+/// share is floored, and the points still missing go one each to the largest fractional parts,
+/// the earlier entry first on a tie), because the engine takes whole percent summing to 100.
+/// Empty when `kept` is empty or its shares sum to 0.
+std::vector<BlockSizeShare> renormalised_split(const std::vector<BlockSizeShare>& kept);
+
+/// "4 KiB 67 %, 8 KiB 10 %, …" for a split; the block size for a single-size spec.
+std::string block_size_text(const AccessSpec& spec);
 
 /// Problems with a zone list, in words ("zone shares of the I/Os sum to 90 %, not 100 %");
 /// empty when valid or when `zones` is empty (uniform). Whether each zone holds a block

@@ -154,6 +154,10 @@ struct CellResult {
   LatencyHistogramRecord write_histogram;
   double cpu_usr_pct = 0;     ///< process user CPU / wall × 100 (100 = one core)
   double cpu_sys_pct = 0;
+  /// The whole host's CPU use over the cell, % of all CPUs (100 = every CPU busy), from
+  /// /proc/stat as the kernel counts it (engine/host_cpu.h); null when not read (a cell
+  /// shorter than one kernel tick, or an older record).
+  std::optional<double> system_cpu_pct;
   double littles_law_oio = 0; ///< iops × mean latency; ≈ TC×QD when the engine keeps up
   /// Low-depth mode: each worker polled for completions until they arrived, up to this budget
   /// per wait, before sleeping (keeps the issuing CPU from idling between I/Os; costs CPU,

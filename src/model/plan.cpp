@@ -12,6 +12,9 @@ constexpr std::pair<SubTestRole, const char*> kRoles[] = {
     {SubTestRole::XsrGroups, "xsr-groups"},
     {SubTestRole::DirthSweep, "dirth-sweep"},
     {SubTestRole::DirthHistogram, "dirth-histogram"},
+    {SubTestRole::ReviewPrecondition, "review-precondition"},
+    {SubTestRole::CurvePoints, "curve-points"},
+    {SubTestRole::SweepSteps, "sweep-steps"},
     {SubTestRole::QosSteps, "qos-steps"},
 };
 

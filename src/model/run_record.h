@@ -87,6 +87,9 @@ struct CellWindowResult {
   /// summaries are empty and p99_999_latency_ns is the mean of the Rounds' values.
   bool percentiles_pooled = false;
   double cpu_pct = 0;           ///< mean of the Rounds' process CPU (user + system, 100 = one core)
+  /// Mean of the Rounds' host CPU use (% of all CPUs, CellResult::system_cpu_pct) over the
+  /// Rounds that carry it; null when none does.
+  std::optional<double> system_cpu_pct;
 };
 
 /// A cell that ended with I/O errors. It is not a result: it never enters a Round or a

@@ -17,7 +17,10 @@ struct WsatPlan {
   double spec_max_seconds = 86400;
   double capacity_multiple = 4;     ///< stop once this many × user capacity has been written
   uint64_t stop_bytes = 0;          ///< capacity_multiple × user capacity
-  bool stop_at_steady = false;      ///< also stop at the first steady window of samples (2.0 option)
+  bool stop_at_steady = false;      ///< also stop at steady state (the option; off by default)
+  /// The steady-state option's Round: this many samples, the last of which is tracked (30
+  /// samples of the stimulus + 1 steady-state sample; the window is window_rounds such Rounds).
+  uint32_t ss_interval_samples = 31;
   uint32_t fob_samples = 5;         ///< FOB plateau = mean IOPS of the first N samples
   double cliff_fraction = 0.5;      ///< cliff = first sample below this fraction of the FOB plateau
   uint32_t plateau_samples = 30;    ///< steady plateau = mean IOPS of the last N samples

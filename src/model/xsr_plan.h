@@ -16,15 +16,20 @@ struct XsrGroup {
   double spec_seconds = 0;
 };
 
+/// The recovery rule as the record and the report state it (recovery_reference "group1-mean").
+inline const char* xsr_recovery_rule() {
+  return "Access Group 3 has recovered at its first sample whose MB/s reaches the mean MB/s of every Access "
+         "Group 1 sample; the recovery time runs from the start of group 3 to the end of that sample; "
+         "\"not recovered\" when no sample of group 3 reaches it";
+}
+
 /// XSR (PTS-E 1.1 §12): Access Groups in turn, 1-minute samples.
 struct XsrPlan {
   std::vector<XsrGroup> groups;
   /// Group 3 has recovered at its first sample whose throughput reaches this reference:
-  /// "group1-mean" (the mean MB/s of every group 1 sample).
+  /// "group1-mean" (the mean MB/s of every group 1 sample; ADATA's XSR, the one implementation).
+  /// No tolerance: a sample below the reference has not recovered.
   std::string recovery_reference = "group1-mean";
-  /// ... or comes within this fraction below it (0.05: 95 % of the reference). Group 1's mean
-  /// holds its FOB samples, which a drive's steady sequential rate never reaches again.
-  double recovery_tolerance = 0.05;
 };
 
 }  // namespace pts::model

@@ -14,12 +14,20 @@ using core::ErrorKind;
 
 std::string g(double v) { return short_number(v); }
 
-/// The Access C cell of a finished wait-state sub-test, if any.
-const model::CellResult* access_c(const model::SubTestRecord& rec) {
+/// The Access C samples of a wait-state sub-test, in order.
+std::vector<const model::CellResult*> access_c(const model::SubTestRecord& rec) {
+  std::vector<const model::CellResult*> out;
   for (const auto& r : rec.rounds)
     for (const auto& c : r.cells)
-      if (c.cell_id == "access-c") return &c;
-  return nullptr;
+      if (c.cell_id == "access-c") out.push_back(&c);
+  return out;
+}
+
+std::optional<double> mean_iops(const std::vector<const model::CellResult*>& cells) {
+  if (cells.empty()) return std::nullopt;
+  double sum = 0;
+  for (const auto* c : cells) sum += c->iops;
+  return sum / static_cast<double>(cells.size());
 }
 
 /// Index of the preconditioning sub-test (the one run as steady Rounds).
@@ -52,8 +60,7 @@ std::optional<double> hir_baseline(const model::RunRecord& record, size_t w) {
   // "preceding-return": the Access C of the wait state before this one.
   for (size_t s = w; s-- > 0;) {
     if (plan.subtests[s].role != model::SubTestRole::HirWaitState) break;
-    const model::CellResult* c = access_c(record.subtests[s]);
-    return c ? std::optional<double>(c->iops) : std::nullopt;
+    return mean_iops(access_c(record.subtests[s]));
   }
   return pc_average();
 }
@@ -83,8 +90,8 @@ std::vector<model::Finding> hir_findings(const model::RunRecord& record, size_t 
   out.push_back(finding("wait_seconds", "Host idle per repetition (Access B)", idle_s, "s"));
   const auto base = hir_baseline(record, w);
   const std::string base_how = h && h->baseline == "preceding-return"
-                                   ? "Access C IOPS of the previous wait state (the preconditioning's window "
-                                     "average before the first)"
+                                   ? "mean Access C IOPS of the previous wait state (the preconditioning's "
+                                     "window average before the first)"
                                    : "steady-state window average IOPS of the preconditioning";
   out.push_back(finding("baseline_iops", "Baseline", base, "IOPS", base ? base_how : "not in the record: " + base_how));
   const std::optional<double> a_mean = a_n ? std::optional<double>(a_sum / static_cast<double>(a_n)) : std::nullopt;
@@ -93,11 +100,15 @@ std::vector<model::Finding> hir_findings(const model::RunRecord& record, size_t 
   std::optional<double> ratio;
   if (a_mean && base && *base > 0) ratio = *a_mean / *base;
   out.push_back(finding("recovery_ratio", "Recovery (Access A ÷ baseline)", ratio, "ratio"));
-  const model::CellResult* c = access_c(rec);
-  out.push_back(finding("access_c_iops", "Access C (continuous, back to baseline)",
-                        c ? std::optional<double>(c->iops) : std::nullopt, "IOPS"));
+  const auto c = access_c(rec);
+  const auto c_mean = mean_iops(c);
+  out.push_back(finding("access_c_iops", "Access C (back to baseline), mean", c_mean, "IOPS",
+                        "mean of " + std::to_string(c.size()) + " Access C samples"));
+  out.push_back(finding("access_c_last_iops", "Access C, last sample",
+                        c.empty() ? std::nullopt : std::optional<double>(c.back()->iops), "IOPS",
+                        "where the return to baseline ended"));
   std::optional<double> c_ratio;
-  if (c && base && *base > 0) c_ratio = c->iops / *base;
+  if (c_mean && base && *base > 0) c_ratio = *c_mean / *base;
   out.push_back(finding("access_c_ratio", "Access C ÷ baseline", c_ratio, "ratio"));
   std::string idle_detail = std::to_string(idle_ok) + " of " + std::to_string(idles) +
                             " idle periods completed with no I/O in the counters (" + std::to_string(with_counters) +
@@ -139,7 +150,7 @@ core::Result<StepOutcome> HirProcedure::run_subtest(RunContext& ctx, size_t i) c
       continue;
     }
     const uint32_t r = cur.next_round;
-    if (r > h.repetitions + 1) {
+    if (r > h.repetitions + h.access_c_samples) {
       model::SubTestRecord summary;
       summary.findings = hir_findings(ctx.record(), i);
       std::string detail = "wait state " + std::to_string(sub.role_index + 1) + " (" + g(idle_s) + " s idle) done";
@@ -150,10 +161,12 @@ core::Result<StepOutcome> HirProcedure::run_subtest(RunContext& ctx, size_t i) c
       return StepOutcome::Done;
     }
     if (ctx.stop_requested()) return StepOutcome::Interrupted;
-    const bool is_c = r == h.repetitions + 1;
-    if (!announced || is_c) {
+    const bool is_c = r > h.repetitions;
+    if (!announced || r == h.repetitions + 1) {
       const std::string what =
-          is_c ? "Access C: " + g(h.access_c_seconds) + " s of continuous writes back to baseline"
+          is_c ? "Access C: " + std::to_string(h.access_c_samples) + " × " + g(h.access_c_sample_seconds) +
+                     " s of writes back to baseline, no idle" +
+                     (r > h.repetitions + 1 ? ", continuing at sample " + std::to_string(r - h.repetitions) : "")
                : "wait state " + std::to_string(sub.role_index + 1) + ": " + std::to_string(h.repetitions) + " × (" +
                      g(h.access_a_seconds) + " s Access A + " + g(idle_s) + " s host idle)" +
                      (r > 1 ? ", continuing at repetition " + std::to_string(r) : "");
@@ -163,7 +176,7 @@ core::Result<StepOutcome> HirProcedure::run_subtest(RunContext& ctx, size_t i) c
     }
     ctx.start_round();
     CellPosition pos;
-    pos.max_rounds = h.repetitions + 1;
+    pos.max_rounds = h.repetitions + h.access_c_samples;
     pos.cells_in_round = 1;
     const model::CellPlan& cell = is_c ? **c : **a;
     auto run = run_cell(ctx, i, r, is_c ? 1 : 0, cell, cell.spec, pos);

@@ -3,6 +3,8 @@
 #include "pts/procedure.h"
 
 #include "config/procedure_rows.h"
+#include "pts/curve.h"
+#include "pts/sweep.h"
 #include "pts/dirth.h"
 #include "pts/hir.h"
 #include "pts/qos.h"
@@ -20,6 +22,8 @@ std::vector<ProcedureEntry>& table() {
   static const HirProcedure hir;
   static const XsrProcedure xsr;
   static const DirthProcedure dirth;
+  static const CurveProcedure curve;
+  static const SweepProcedure sweep;
   static const QosProcedure qos;
   static std::vector<ProcedureEntry> rows = {
       {&config::steady_rounds_procedure(), &steady_rounds},
@@ -27,6 +31,8 @@ std::vector<ProcedureEntry>& table() {
       {&config::hir_procedure(), &hir},
       {&config::xsr_procedure(), &xsr},
       {&config::dirth_procedure(), &dirth},
+      {&config::curve_procedure(), &curve},
+      {&config::sweep_procedure(), &sweep},
       {&config::pressure_procedure(), &qos},
       {&config::neighbour_procedure(), &qos},
   };

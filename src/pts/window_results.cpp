@@ -17,6 +17,8 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
     w.cell_id = cell.id;
     engine::LatencyHistogram reads, writes;
     bool pooled = true;
+    double system_cpu = 0;
+    uint32_t system_cpu_rounds = 0;
     for (const auto& round : rounds) {
       if (round.round < first_round || round.round > last_round) continue;
       for (const auto& c : round.cells) {
@@ -35,6 +37,10 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
                          c.latency.samples == 0;
         pooled = pooled && has && reads.merge_record(c.read_histogram) && writes.merge_record(c.write_histogram);
         w.cpu_pct += c.cpu_usr_pct + c.cpu_sys_pct;
+        if (c.system_cpu_pct) {
+          system_cpu += *c.system_cpu_pct;
+          ++system_cpu_rounds;
+        }
         break;
       }
     }
@@ -50,6 +56,7 @@ std::vector<model::CellWindowResult> window_results(const model::SubTestPlan& pl
       w.p99_999_latency_ns /= n;
       w.cpu_pct /= n;
     }
+    if (system_cpu_rounds > 0) w.system_cpu_pct = system_cpu / system_cpu_rounds;
     if (w.rounds > 0 && pooled) {
       engine::LatencyHistogram all = reads;
       all.merge(writes);

@@ -50,47 +50,91 @@ std::string range_text(size_t first, size_t last) {
                        : "samples " + std::to_string(first + 1) + "–" + std::to_string(last + 1);
 }
 
-/// The verdict of the window ending at the last sample (from window_rounds samples on).
-core::Result<std::optional<model::SteadyStateVerdict>> last_window(RunContext& ctx, size_t i) {
-  const auto& plan = ctx.record().plan;
-  const auto& rounds = ctx.record().subtests[i].rounds;
-  if (rounds.size() < plan.window_rounds) return std::optional<model::SteadyStateVerdict>();
-  auto v = steady::assess_round(plan, plan.subtests[i], rounds, static_cast<uint32_t>(rounds.size()));
-  if (!v.ok()) return v.take_error();
-  return std::optional<model::SteadyStateVerdict>(*v);
+/// The latest steady-state verdict over `samples` (the option): of the last complete Round of
+/// ss_interval_samples from the window_rounds-th on; nullopt before that or with the option off.
+std::optional<model::SteadyStateVerdict> latest_verdict(const model::TestPlan& plan, const model::SubTestPlan& sub,
+                                                        const std::vector<model::CellResult>& samples) {
+  const auto* w = plan.params<model::WsatPlan>();
+  if (!w || !w->stop_at_steady || w->ss_interval_samples == 0) return std::nullopt;
+  return wsat_interval_verdict(plan, sub, samples, samples.size() / w->ss_interval_samples);
 }
 
 core::Status close_sample(RunContext& ctx, size_t i, uint32_t round) {
+  const auto& plan = ctx.record().plan;
+  const auto* w = plan.params<model::WsatPlan>();
   std::optional<model::SteadyStateVerdict> verdict;
-  if (ctx.record().plan.params<model::WsatPlan>()->stop_at_steady) {
-    auto v = last_window(ctx, i);
-    if (!v.ok()) return v.take_error();
-    verdict = *v;
-  }
+  const auto samples = samples_of(ctx.record().subtests[i]);
+  if (w->stop_at_steady && w->ss_interval_samples && samples.size() % w->ss_interval_samples == 0)
+    verdict = latest_verdict(plan, plan.subtests[i], samples);  // judged at the end of each Round only
   return close_round_plain(ctx, i, round, std::nullopt, verdict);
 }
 
 core::Status finish(RunContext& ctx, size_t i, const std::string& stop) {
   const auto& plan = ctx.record().plan;
   const auto& rec = ctx.record().subtests[i];
+  const auto& w = *plan.params<model::WsatPlan>();
   model::SubTestRecord summary;
   const auto samples = samples_of(rec);
-  summary.findings = wsat_findings(*plan.params<model::WsatPlan>(), samples, ctx.record().device.capacity_bytes, stop);
-  auto v = last_window(ctx, i);
-  if (!v.ok()) return v.take_error();
-  if (*v) {
-    summary.final_verdict = *v;
-    summary.steady_state_reached = (*v)->steady;
-    summary.window_last_round = rec.rounds.back().round;
-    summary.window_first_round = summary.window_last_round - plan.window_rounds + 1;
-    summary.window_results = window_results(plan.subtests[i], rec.rounds, summary.window_first_round,
-                                            summary.window_last_round);
+  summary.findings = wsat_findings(w, samples, ctx.record().device.capacity_bytes, stop);
+  if (auto v = latest_verdict(plan, plan.subtests[i], samples)) {
+    // The window in the record's Rounds (samples): the tracked samples of its first and last Round.
+    summary.window_last_round = v->round * w.ss_interval_samples;
+    summary.window_first_round = (v->round - plan.window_rounds + 1) * w.ss_interval_samples;
+    summary.steady_state_reached = v->steady;
+    for (auto& f : wsat_steady_findings(w, *v)) summary.findings.push_back(std::move(f));
+    summary.final_verdict = std::move(*v);
+  } else if (w.stop_at_steady) {
+    summary.findings.push_back(finding("ss_window_iops", "Steady-state window (the option)", std::nullopt, "IOPS",
+                                       "not determined: fewer than " + std::to_string(plan.window_rounds) +
+                                           " Rounds of " + std::to_string(w.ss_interval_samples) + " samples ran"));
   }
   return finish_subtest_summary(ctx, i, summary,
                                 "WSAT ended after " + std::to_string(samples.size()) + " samples: " + stop);
 }
 
 }  // namespace
+
+std::optional<model::SteadyStateVerdict> wsat_interval_verdict(const model::TestPlan& plan,
+                                                              const model::SubTestPlan& sub,
+                                                              const std::vector<model::CellResult>& samples,
+                                                              size_t round) {
+  const auto* w = plan.params<model::WsatPlan>();
+  const size_t per = w ? w->ss_interval_samples : 0;
+  const size_t window = plan.window_rounds;
+  if (!per || window == 0 || round < window || round * per > samples.size() || sub.tracking.empty())
+    return std::nullopt;
+  model::SteadyStateVerdict v;
+  v.round = static_cast<uint32_t>(round);
+  v.steady = true;
+  const auto first = static_cast<uint32_t>(round - window + 1);
+  for (const auto& tv : sub.tracking) {
+    std::vector<double> values;
+    for (size_t r = first; r <= round; ++r) values.push_back(steady::tracking_value(samples[r * per - 1], tv.metric));
+    auto a = steady::assess_window(values, first, plan.data_excursion_limit, plan.slope_excursion_limit);
+    v.steady = v.steady && a.steady;
+    v.variables.push_back({tv, std::move(a)});
+  }
+  return v;
+}
+
+std::vector<model::Finding> wsat_steady_findings(const model::WsatPlan& w, const model::SteadyStateVerdict& v) {
+  std::vector<model::Finding> out;
+  if (v.variables.empty()) return out;
+  const auto& a = v.variables[0].window;
+  std::string tracked;
+  for (uint32_t r = a.first_round; r <= a.last_round; ++r)
+    tracked += (tracked.empty() ? "" : ", ") + std::to_string(r * w.ss_interval_samples);
+  const std::string where = "Rounds " + std::to_string(a.first_round) + "–" + std::to_string(a.last_round) + " of " +
+                            std::to_string(w.ss_interval_samples) + " samples, tracked on samples " + tracked;
+  out.push_back(finding("ss_window_iops", "Steady-state window average (the option)", a.average, "IOPS",
+                        std::string(v.steady ? "steady" : "NOT steady") + ": " + where));
+  out.push_back(finding("ss_data_excursion_iops", "Steady-state data excursion", a.data_excursion, "IOPS",
+                        "allowed " + g(a.allowed_data_excursion)));
+  out.push_back(finding("ss_slope_excursion_iops", "Steady-state slope excursion", a.slope_excursion, "IOPS",
+                        "allowed " + g(a.allowed_slope_excursion) + "; fit " + g(a.slope) + " × Round + " +
+                            g(a.intercept)));
+  return out;
+}
 
 std::string wsat_stop_reason(const model::WsatPlan& w, size_t samples, uint64_t bytes, double secs,
                              bool last_window_steady) {
@@ -102,7 +146,9 @@ std::string wsat_stop_reason(const model::WsatPlan& w, size_t samples, uint64_t 
     return "time limit of " + g(w.max_seconds) + " s of stimulus reached (" + std::to_string(bytes) + " bytes, " +
            g(static_cast<double>(bytes) / static_cast<double>(w.stop_bytes) * w.capacity_multiple) +
            " × capacity written)";
-  if (w.stop_at_steady && last_window_steady) return "steady state reached (the PTS 2.0 option)";
+  if (w.stop_at_steady && last_window_steady)
+    return "steady state reached (the optional stop: a window of Rounds of " + std::to_string(w.ss_interval_samples) +
+           " samples)";
   return "";
 }
 
@@ -114,7 +160,9 @@ std::vector<model::Finding> wsat_findings(const model::WsatPlan& w, const std::v
   const uint64_t bytes = bytes_written(s);
   out.push_back(finding("samples", "Samples run", static_cast<double>(n), "samples"));
   out.push_back(finding("stop", "Stopped because", static_cast<double>(bytes) / cap, "drive fills", stop));
-  out.push_back(finding("tgbw_gb", "Total GB written (TGBW)", static_cast<double>(bytes) / 1e9, "GB"));
+  // TGBW in GiB (2^30 B), the unit of the spec's term "Total GiB Written" and of both peers'
+  // plots (CloudHarmony and ADATA divide fio's KiB by 1024²).
+  out.push_back(finding("tgbw_gib", "Total GiB written (TGBW)", static_cast<double>(bytes) / 1073741824.0, "GiB"));
   out.push_back(finding("stimulus_minutes", "Stimulus time", stimulus_seconds(s) / 60.0, "min"));
   if (n == 0) return out;
   const size_t fob_last = std::min<size_t>(w.fob_samples, n) - 1;

@@ -39,61 +39,65 @@ size_t xsr_current_group(const model::XsrPlan& plan, const model::SubTestRecord&
 std::vector<model::Finding> xsr_findings(const model::XsrPlan& plan, const model::SubTestRecord& rec) {
   const auto samples = samples_of(rec);
   std::vector<model::Finding> out;
-  std::vector<double> mean_mbps(plan.groups.size(), 0);
   // Samples of each group in order. Group ids may repeat cells (groups 1 and 3 share a
   // workload but never a cell id), so membership is by cell id.
   std::vector<std::vector<const model::CellResult*>> by_group(plan.groups.size());
   for (const auto* s : samples)
     for (size_t gi = 0; gi < plan.groups.size(); ++gi)
       if (s->cell_id == plan.groups[gi].cell_id) by_group[gi].push_back(s);
+  auto name = [](size_t gi) { return "Access Group " + std::to_string(gi + 1); };
+  // The group table as the peers show it (ADATA's XSR: "The end of TP", "ART (peak)", "MRT
+  // (peak)"): each group's last sample's throughput, its highest per-sample ART and MRT.
   for (size_t gi = 0; gi < plan.groups.size(); ++gi) {
     const auto& v = by_group[gi];
-    const std::string k = plan.groups[gi].cell_id, n = "Access Group " + std::to_string(gi + 1);
-    if (v.empty()) {
-      out.push_back(finding(k + "_mbps", n + " mean throughput", std::nullopt, "MB/s", "no samples"));
-      continue;
-    }
-    double mbps = 0, art = 0;
-    uint64_t mrt = 0;
-    for (const auto* s : v) {
-      mbps += s->mbps;
-      art += s->latency.mean_ns;
-      mrt = std::max(mrt, s->latency.max_ns);
-    }
-    const double m = static_cast<double>(v.size());
-    mean_mbps[gi] = mbps / m;
-    out.push_back(finding(k + "_samples", n + " samples", m, "samples"));
-    out.push_back(finding(k + "_mbps", n + " mean throughput", mbps / m, "MB/s"));
-    out.push_back(finding(k + "_art_ms", n + " mean ART", art / m / 1e6, "ms"));
-    out.push_back(finding(k + "_mrt_ms", n + " MRT", static_cast<double>(mrt) / 1e6, "ms", "maximum over the group"));
+    out.push_back(finding(plan.groups[gi].cell_id + "_last_mbps", name(gi) + ": throughput at its end",
+                          v.empty() ? std::nullopt : std::optional<double>(v.back()->mbps), "MB/s",
+                          v.empty() ? "no samples" : "its last sample (" + std::to_string(v.size()) + ")"));
   }
+  for (size_t gi = 0; gi < plan.groups.size(); ++gi) {
+    const auto& v = by_group[gi];
+    std::optional<double> peak;
+    for (const auto* s : v) peak = std::max(peak.value_or(0), s->latency.mean_ns / 1e6);
+    out.push_back(finding(plan.groups[gi].cell_id + "_peak_art_ms", name(gi) + ": ART, peak", peak, "ms",
+                          "the highest ART of its samples"));
+  }
+  for (size_t gi = 0; gi < plan.groups.size(); ++gi) {
+    const auto& v = by_group[gi];
+    std::optional<double> peak;
+    for (const auto* s : v) peak = std::max(peak.value_or(0), static_cast<double>(s->latency.max_ns) / 1e6);
+    out.push_back(finding(plan.groups[gi].cell_id + "_peak_mrt_ms", name(gi) + ": MRT, peak", peak, "ms",
+                          "the highest MRT of its samples"));
+  }
+  for (size_t gi = 0; gi < plan.groups.size(); ++gi)
+    out.push_back(finding(plan.groups[gi].cell_id + "_samples", name(gi) + ": samples",
+                          static_cast<double>(by_group[gi].size()), "samples"));
+  const std::string rule = std::string("rule: ") + model::xsr_recovery_rule();
   if (plan.groups.size() < 3 || by_group[0].empty()) {
     out.push_back(finding("recovery_minutes", "Recovery time of Access Group 3", std::nullopt, "min",
-                          "group 1 has no samples"));
+                          "not determined: group 1 has no samples; " + rule));
     return out;
   }
-  const double ref = mean_mbps[0];
-  const double bar = ref * (1 - plan.recovery_tolerance);  // group 1's mean less the tolerance
-  const std::string bar_text = "group 1's mean " + g(ref) + " MB/s" +
-                               (plan.recovery_tolerance > 0 ? " less " + g(100 * plan.recovery_tolerance) + " % (" +
-                                                                  g(bar) + " MB/s)"
-                                                            : "");
+  double sum = 0;
+  for (const auto* s : by_group[0]) sum += s->mbps;
+  const double ref = sum / static_cast<double>(by_group[0].size());
+  out.push_back(finding("recovery_reference_mbps", "Recovery reference: Access Group 1 mean throughput", ref, "MB/s",
+                        "mean of its " + std::to_string(by_group[0].size()) + " samples"));
   const auto& g3 = by_group[2];
-  double before = 0;
+  double elapsed = 0;
   for (size_t k = 0; k < g3.size(); ++k) {
-    if (g3[k]->mbps >= bar * (1 - 1e-9)) {  // the epsilon absorbs floating-point noise only
-      out.push_back(finding("recovery_minutes", "Recovery time of Access Group 3", before / 60.0, "min",
-                            "sample " + std::to_string(k + 1) + " of group 3 (" + g(g3[k]->mbps) +
-                                " MB/s) is the first to reach " + bar_text));
+    elapsed += g3[k]->seconds;
+    if (g3[k]->mbps >= ref * (1 - 1e-9)) {  // the epsilon absorbs floating-point noise only
+      out.push_back(finding("recovery_minutes", "Recovery time of Access Group 3", elapsed / 60.0, "min",
+                            "recovered: sample " + std::to_string(k + 1) + " of group 3 (" + g(g3[k]->mbps) +
+                                " MB/s) is the first to reach " + g(ref) + " MB/s; " + rule));
       out.push_back(finding("recovery_sample", "First recovered sample of Access Group 3",
                             static_cast<double>(k + 1), "sample"));
       return out;
     }
-    before += g3[k]->seconds;
   }
   out.push_back(finding("recovery_minutes", "Recovery time of Access Group 3", std::nullopt, "min",
                         "not recovered: none of group 3's " + std::to_string(g3.size()) + " samples reached " +
-                            bar_text + " within its " + g(before / 60.0) + " min"));
+                            g(ref) + " MB/s within its " + g(elapsed / 60.0) + " min; " + rule));
   return out;
 }
 
@@ -124,7 +128,8 @@ core::Result<StepOutcome> XsrProcedure::run_subtest(RunContext& ctx, size_t i) c
       summary.findings = xsr_findings(x, rec);
       std::string detail = "three Access Groups done in " + std::to_string(rec.rounds.size()) + " samples";
       for (const auto& f : summary.findings)
-        if (f.key == "recovery_minutes") detail += f.value ? "; recovery " + g(*f.value) + " min" : "; " + f.detail;
+        if (f.key == "recovery_minutes")
+          detail += f.value ? "; recovered in " + g(*f.value) + " min" : "; group 3 not recovered";
       auto st = finish_subtest_summary(ctx, i, summary, detail);
       if (!st.ok()) return st.take_error();
       return StepOutcome::Done;

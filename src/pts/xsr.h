@@ -1,8 +1,10 @@
 // pts/xsr.h — the Cross Stimulus Recovery procedure (PTS-E 1.1 §12): purge, no WIPC, then
 // the Access Groups in turn (large SEQ writes, small RND writes, large SEQ writes), one sample
-// per Round, each group until its duration is spent. Findings: each group's mean MB/s, ART
-// and MRT and the recovery time of group 3 (from its start to its first sample reaching
-// group 1's mean MB/s). May use: core, model, pts.
+// per Round, each group until its duration is spent. Findings: each group's throughput at its
+// end (last sample), ART and MRT peaks (the peers' group table), group 1's mean MB/s (the
+// recovery reference) and the recovery time of group 3 by model::xsr_recovery_rule(), or
+// "not recovered" — a finding about the drive, never a failure of the run. May use: core,
+// model, pts.
 #pragma once
 
 #include <vector>
@@ -23,7 +25,7 @@ class XsrProcedure final : public Procedure {
 /// measured seconds.
 size_t xsr_current_group(const model::XsrPlan& plan, const model::SubTestRecord& rec);
 
-/// Per-group means and the recovery time, from every sample of `rec` in order.
+/// The group table and the recovery time, from every sample of `rec` in order.
 std::vector<model::Finding> xsr_findings(const model::XsrPlan& plan, const model::SubTestRecord& rec);
 
 }  // namespace pts::runner

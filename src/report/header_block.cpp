@@ -2,6 +2,7 @@
 #include "report/header_block.h"
 
 #include <set>
+#include <variant>
 
 #include "core/clock.h"
 #include "core/units.h"
@@ -38,7 +39,7 @@ std::string purge_result(const model::PurgeRecord& p) {
 
 std::string spec_access(const model::AccessSpec& a) {
   std::string s = a.pattern == model::AccessPattern::Random ? "RND " : "SEQ ";
-  s += core::format_block_size(model::max_block_bytes(a)) + " ";
+  s += model::block_size_text(a) + " ";
   s += a.read_pct == 0 ? "W" : a.read_pct == 100 ? "R" : rw_mix_label(a.read_pct);
   return s;
 }
@@ -60,7 +61,9 @@ std::string wipc_line(const model::TestPlan& plan, const model::SubTestPlan& p, 
   return s + ", " + tc_qd(p.wipc.threads, p.wipc.queue_depth);
 }
 
-/// "RND; R/W mix (outer) 100/0, 65/35, 0/100; block size (inner) 8 KiB, 4 KiB, 0.5 KiB".
+/// "RND; R/W mix (outer) 100/0, 65/35, 0/100; block size (inner) 8 KiB, 4 KiB, 0.5 KiB"; a
+/// block-size mix is shown as its shares ("4 KiB 67 %, 8 KiB 10 %, …") and a zoned
+/// distribution as its I/O % / ActiveRange % per zone (ECW).
 std::string stimulus(const model::SubTestPlan& p) {
   std::vector<std::string> mixes, sizes;
   std::set<std::string> seen_mix, seen_size;
@@ -68,7 +71,8 @@ std::string stimulus(const model::SubTestPlan& p) {
   for (const auto& c : p.cells) {
     random = c.spec.pattern == model::AccessPattern::Random;
     std::string m = rw_mix_label(c.spec.read_pct);
-    std::string b = core::format_block_size(model::max_block_bytes(c.spec));
+    std::string b = model::block_size_text(c.spec);
+    if (!c.spec.zones.empty()) b += "; LBA zones (I/O % / AR %) " + model::zones_text(c.spec.zones);
     if (seen_mix.insert(m).second) mixes.push_back(m);
     if (seen_size.insert(b).second) sizes.push_back(b);
   }
@@ -79,6 +83,33 @@ std::string stimulus(const model::SubTestPlan& p) {
   };
   return std::string(random ? "RND" : "SEQ") + "; R/W mix (outer) " + join(mixes) + "; block size (inner) " +
          join(sizes);
+}
+
+/// A plan of the review-lab procedures (it states where its profile comes from): not a SNIA PTS
+/// test. Its source, and whether it is an approximation; nullptr for the PTS's own tests.
+const model::ProfileSource* review_profile(const model::TestPlan& plan) {
+  return std::visit(
+      [](const auto& p) -> const model::ProfileSource* {
+        if constexpr (requires { p.profile.source; }) return &p.profile;
+        else return nullptr;
+      },
+      plan.procedure_plan);
+}
+
+/// The review preconditioning's steps as run, for the set-up lines ("like WIPC").
+std::string review_precondition_line(const model::RunRecord& rec) {
+  for (const auto& p : rec.plan.subtests) {
+    if (p.role != model::SubTestRole::ReviewPrecondition) continue;
+    const auto* st = record_for(rec, p);
+    std::string s = "review (the lab's, not the PTS's): ";
+    if (!st || st->rounds.empty()) return s + "not run";
+    std::string steps;
+    for (const auto& c : st->rounds.back().cells)
+      steps += (steps.empty() ? "" : "; ") + c.cell_id + " " + core::format_bytes(c.write_bytes) + " in " +
+               trimmed_number(c.seconds, 1) + " s";
+    return s + steps + (st->complete ? "" : " (NOT complete)");
+  }
+  return "none beyond the purge";
 }
 
 }  // namespace
@@ -171,6 +202,16 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
   h.dut_line = dut_line(rec.device);
   h.operator_fields = operator_header_fields(rec);
   h.banners = status_banners(rec, scope.subtests);
+  const model::ProfileSource* review = review_profile(plan);
+  if (review) {
+    h.organisation = "ptsuite";
+    h.spec = "Not a SNIA PTS test: a workload review labs run beside the PTS";
+    h.revision = "not a SNIA PTS test";
+    h.banners.insert(h.banners.begin(), Banner{"NOT A SNIA PTS TEST — source: " + review->source, false});
+    if (review->approximation)
+      h.banners.insert(h.banners.begin() + 1, Banner{"APPROXIMATION — built from a description of the profile, not the "
+                                               "lab's own definition (which is not public)", true});
+  }
 
   const auto& host = rec.host;
   HeaderSection platform{"Test Platform", {}};
@@ -220,7 +261,8 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
     }
     setup.fields.push_back({"WIPC", pre + wipc_line(plan, p, st)});
   }
-  setup.fields.push_back({"WDPC", "test stimulus, Round by Round"});
+  if (review) setup.fields.push_back({"Preconditioning", review_precondition_line(rec)});
+  else setup.fields.push_back({"WDPC", "test stimulus, Round by Round"});
   setup.fields.push_back({"Write cache", write_cache_label(rec.write_cache) + " (required: " +
                                              (plan.write_cache_enabled ? "enabled" : "disabled") + ")"});
   setup.fields.push_back({"AR", trimmed_number(plan.active_range_pct, 2) + " %"});
@@ -236,6 +278,12 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
     const std::string pre = many ? subtest_name(p) + ": " : "";
     params.fields.push_back({"Stimulus", pre + stimulus(p)});
     const uint32_t run_rounds = st && !st->rounds.empty() ? st->rounds.back().round : 0;
+    if (p.tracking.empty()) {  // run to its own stop rule: no window, no steady state to state
+      params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) +
+                                             " run (the procedure's own stop rule; no steady-state determination)"});
+      params.fields.push_back({"Tracking", pre + "none"});
+      continue;
+    }
     std::string window;
     if (!st || st->rounds.empty()) {
       window = "no Round recorded";
@@ -246,15 +294,20 @@ PageHeader build_header(const model::RunRecord& rec, const std::string& test_nam
                : rr.from_record          ? r + ", NOT steady"
                                          : r + " reported, partial";
     }
-    params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) + " run (max " +
-                                           std::to_string(plan.max_rounds) + "); window " + window});
+    const std::string cap = p.role == model::SubTestRole::WsatSamples  // samples: stopped by WSAT's own rule
+                                ? ""
+                                : " (max " + std::to_string(plan.max_rounds) + ")";
+    params.fields.push_back({"Rounds", pre + std::to_string(run_rounds) + " run" + cap + "; window " + window});
     std::string tracking;
     for (const auto& tv : p.tracking) tracking += (tracking.empty() ? "" : "; ") + tv.label;
     params.fields.push_back({"Tracking", pre + (tracking.empty() ? "none" : tracking)});
   }
   params.fields.push_back({"Cell duration", trimmed_number(plan.cell_seconds, 3) + " s per cell (spec: " +
                                                 trimmed_number(plan.spec_cell_seconds, 3) + " s)"});
-  params.fields.push_back({"SS criteria", "data exc. ≤ " + trimmed_number(plan.data_excursion_limit * 100, 2) +
+  bool tracked = false;
+  for (size_t si : scope.subtests) tracked = tracked || !plan.subtests[si].tracking.empty();
+  if (tracked)
+    params.fields.push_back({"SS criteria", "data exc. ≤ " + trimmed_number(plan.data_excursion_limit * 100, 2) +
                                               " %, slope exc. ≤ " + trimmed_number(plan.slope_excursion_limit * 100, 2) +
                                               " %, " + std::to_string(plan.window_rounds) + " Rounds"});
   params.fields.push_back({"Run state", run_state_label(rec.state)});

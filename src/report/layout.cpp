@@ -143,7 +143,8 @@ Page deviations_page(const model::RunRecord& rec) {
 
 }  // namespace
 
-Document build_document(const model::RunRecord& rec, const ReportTemplate& tmpl, uint64_t report_wall_ns) {
+Document build_document(const model::RunRecord& rec, const ReportTemplate& tmpl, uint64_t report_wall_ns,
+                        bool raw_pages) {
   Document doc;
   doc.title = tmpl.test_name + " — SNIA " + edition_label(rec.plan.pts_edition) + " report";
   doc.subject = rec.device.model + " " + rec.device.serial;
@@ -157,30 +158,45 @@ Document build_document(const model::RunRecord& rec, const ReportTemplate& tmpl,
   pages.push_back(summary_page(rec, tmpl));
   if (deviation_page) pages.push_back(deviations_page(rec));
   int tracking_index = 0;
-  for (const auto& sheet : tmpl.sheets) {
-    for (auto& ps : expand_scopes(rec, sheet, tracking_index)) {
-      Page page;
-      page.kind = page_kind(sheet);
-      page.sheet_name = expand(sheet.name, ps.ph);
-      page.header = build_header(rec, tmpl.test_name, ps.scope, report_wall_ns);
-      page.title = expand(sheet.title, ps.ph);
-      for (const auto& ts : sheet.tables) {
-        Table t = build_table(ts, ps.scope);
-        t.caption = expand(t.caption, ps.ph);
-        page.tables.push_back(std::move(t));
-      }
-      for (const auto& cs : sheet.charts) {
-        Chart c;
-        c.spec = cs;
-        c.spec.title = expand(cs.title, ps.ph);
-        c.spec.x_title = expand(cs.x_title, ps.ph);
-        c.spec.y_title = expand(cs.y_title, ps.ph);
-        for (size_t i = 0; i < sheet.tables.size(); ++i)
-          if (sheet.tables[i].id == cs.table) c.table_index = i;
-        page.charts.push_back(std::move(c));
-      }
-      pages.push_back(std::move(page));
+  auto add_page = [&](const SheetSpec& sheet, const PageScope& ps) {
+    Page page;
+    page.kind = page_kind(sheet);
+    page.sheet_name = expand(sheet.name, ps.ph);
+    page.header = build_header(rec, tmpl.test_name, ps.scope, report_wall_ns);
+    page.title = expand(sheet.title, ps.ph);
+    for (const auto& ts : sheet.tables) {
+      Table t = build_table(ts, ps.scope);
+      t.caption = expand(t.caption, ps.ph);
+      page.tables.push_back(std::move(t));
     }
+    for (const auto& cs : sheet.charts) {
+      Chart c;
+      c.spec = cs;
+      c.spec.title = expand(cs.title, ps.ph);
+      c.spec.x_title = expand(cs.x_title, ps.ph);
+      c.spec.y_title = expand(cs.y_title, ps.ph);
+      for (size_t i = 0; i < sheet.tables.size(); ++i)
+        if (sheet.tables[i].id == cs.table) c.table_index = i;
+      page.charts.push_back(std::move(c));
+    }
+    pages.push_back(std::move(page));
+  };
+  // Sheets in template order; a run of consecutive sheets of one group, sub-test by sub-test.
+  for (size_t k = 0; k < tmpl.sheets.size();) {
+    size_t end = k + 1;
+    if (!tmpl.sheets[k].group.empty())
+      while (end < tmpl.sheets.size() && tmpl.sheets[end].group == tmpl.sheets[k].group) ++end;
+    std::vector<std::vector<PageScope>> scopes;
+    size_t most = 0;
+    for (size_t j = k; j < end; ++j) {
+      const bool skip = !raw_pages && page_kind(tmpl.sheets[j]) == PageKind::Raw;
+      scopes.push_back(skip ? std::vector<PageScope>{} : expand_scopes(rec, tmpl.sheets[j], tracking_index));
+      most = std::max(most, scopes.back().size());
+    }
+    for (size_t i = 0; i < most; ++i)
+      for (size_t j = 0; j < scopes.size(); ++j)
+        if (i < scopes[j].size()) add_page(tmpl.sheets[k + j], scopes[j][i]);
+    k = end;
   }
   // Every page: the header (summary and deviations pages too), a unique sheet name, the
   // page label, the caption numbered by page ("Plot 1.3 – …", "Table 1.4 – …").

@@ -17,8 +17,12 @@ namespace pts::report {
 inline constexpr size_t kHeaderDeviations = 3;
 
 /// The report of `record` laid out by `tmpl`: the Summary page first, the Deviations page
-/// when needed, then the template's sheets in order; `report_wall_ns` is printed as the report date.
-Document build_document(const model::RunRecord& record, const ReportTemplate& tmpl, uint64_t report_wall_ns);
+/// when needed, then the template's sheets in order (a group of sheets sub-test by sub-test);
+/// `report_wall_ns` is printed as the report date. Without `raw_pages` the Raw sheet is left
+/// out (the PDF a lab hands over: the raw rows stay in the xlsx and CSV), so every page label
+/// ("Page 3 of 12") counts the pages that are there.
+Document build_document(const model::RunRecord& record, const ReportTemplate& tmpl, uint64_t report_wall_ns,
+                        bool raw_pages = true);
 
 /// A valid, unique xlsx sheet name from `wanted` (≤ 31 chars, no []:*?/\ characters).
 std::string sheet_name(const std::string& wanted, const std::vector<Page>& existing);

@@ -35,9 +35,10 @@ std::string titled(const model::SubTestPlan& p) { return p.title.empty() ? p.id 
 const char* axis_header(SampleAxis x) {
   switch (x) {
     case SampleAxis::Minutes: return "Time (min)";
-    case SampleAxis::Tgbw: return "Total GB written (TGBW)";
+    case SampleAxis::Tgbw: return "Total GiB written (TGBW)";
     case SampleAxis::DriveFills: return "Drive fills (written ÷ user capacity)";
     case SampleAxis::Sample: return "Sample";
+    case SampleAxis::Round: return "Round";
     case SampleAxis::WriteMbps: return "Write MB/s achieved";
   }
   return "";
@@ -49,6 +50,7 @@ const char* axis_format(SampleAxis x) {
     case SampleAxis::Tgbw: return "#,##0.000";
     case SampleAxis::DriveFills: return "0.000";
     case SampleAxis::Sample: return "0";
+    case SampleAxis::Round: return "0.00";
     case SampleAxis::WriteMbps: return "#,##0.0";
   }
   return "General";
@@ -58,23 +60,39 @@ const char* axis_format(SampleAxis x) {
 struct Sample {
   size_t subtest;
   const model::CellResult* cell;
-  double minutes, tgbw, fills, index;
+  double minutes, tgbw, fills, index, round;
 };
 
-std::vector<Sample> samples_of(const model::RunRecord& rec, size_t si) {
+/// The samples of sub-test `si`; x runs on from `start` (the end of the sub-tests before it when
+/// a table's time is continuous), which is left at this sub-test's end.
+std::vector<Sample> samples_of(const model::RunRecord& rec, size_t si, Sample* start = nullptr) {
   std::vector<Sample> out;
   const auto* st = record_for(rec, rec.plan.subtests[si]);
   if (!st) return out;
-  double seconds = 0, bytes = 0;
+  double seconds = start ? start->minutes * 60.0 : 0;
+  double bytes = start ? start->tgbw * 1073741824.0 : 0;
   const double cap = rec.device.capacity_bytes ? static_cast<double>(rec.device.capacity_bytes) : 1.0;
   for (const auto& r : st->rounds) {
+    const double n = static_cast<double>(std::max<size_t>(1, r.cells.size()));
+    double k = 0;
     for (const auto& c : r.cells) {
       seconds += c.seconds;
       bytes += static_cast<double>(c.write_bytes);
-      out.push_back({si, &c, seconds / 60.0, bytes / 1e9, bytes / cap, static_cast<double>(out.size() + 1)});
+      out.push_back({si, &c, seconds / 60.0, bytes / 1073741824.0, bytes / cap, static_cast<double>(out.size() + 1),
+                     static_cast<double>(r.round) - 1 + ++k / n});
     }
     if (r.idle_after) seconds += static_cast<double>(r.idle_after->measured_ns) / 1e9;  // host idle is time too
   }
+  if (start) start->minutes = seconds / 60.0, start->tgbw = bytes / 1073741824.0;
+  return out;
+}
+
+/// Every sub-test's samples in scope order; with `continuous`, x runs on across them.
+std::vector<std::vector<Sample>> scope_samples(const model::RunRecord& rec, const std::vector<size_t>& subtests,
+                                               bool continuous) {
+  std::vector<std::vector<Sample>> out;
+  Sample at{};
+  for (size_t si : subtests) out.push_back(samples_of(rec, si, continuous ? &at : nullptr));
   return out;
 }
 
@@ -84,23 +102,47 @@ double x_of(const Sample& s, SampleAxis x) {
     case SampleAxis::Tgbw: return s.tgbw;
     case SampleAxis::DriveFills: return s.fills;
     case SampleAxis::Sample: return s.index;
+    case SampleAxis::Round: return s.round;
     case SampleAxis::WriteMbps: return s.cell->write_mbps;
   }
   return 0;
+}
+
+/// Whether a sample's cell passes the table's filter (its plan cell's spec and id).
+bool selected(const model::RunRecord& rec, const Sample& s, const CellFilter& f) {
+  if (f.id_prefix.empty() && !f.read_pct && !f.block_bytes) return true;
+  for (const auto& pc : rec.plan.subtests[s.subtest].cells)
+    if (pc.id == s.cell->cell_id) return cell_matches(pc, f);
+  return false;
 }
 
 Table samples_table(const TableSpec& spec, const Scope& scope) {
   const model::RunRecord& rec = *scope.record;
   Table t;
   t.columns.push_back({"x", axis_header(spec.x), axis_format(spec.x)});
+  const auto all = scope_samples(rec, scope.subtests, spec.continuous_time);
   if (spec.series_by_subtest) {
-    for (size_t si : scope.subtests)
-      t.columns.push_back({"st_" + rec.plan.subtests[si].id, titled(rec.plan.subtests[si]), fmt_of(spec.metrics[0])});
+    std::map<std::pair<size_t, std::string>, size_t> column;  // (scope index, cell id or "") -> column
+    for (size_t k = 0; k < scope.subtests.size(); ++k) {
+      const auto& sp = rec.plan.subtests[scope.subtests[k]];
+      if (!spec.series_by_cell) {
+        column[{k, ""}] = t.columns.size();
+        t.columns.push_back({"st_" + sp.id, titled(sp), fmt_of(spec.metrics[0])});
+        continue;
+      }
+      for (const auto& c : sp.cells) {
+        column[{k, c.id}] = t.columns.size();
+        t.columns.push_back({"st_" + sp.id + "_" + c.id, titled(sp) + " – " + c.label, fmt_of(spec.metrics[0])});
+      }
+    }
     for (size_t k = 0; k < scope.subtests.size(); ++k)
-      for (const auto& s : samples_of(rec, scope.subtests[k])) {
+      for (const auto& s : all[k]) {
+        if (!selected(rec, s, spec.filter)) continue;
+        const auto col = column.find({k, spec.series_by_cell ? s.cell->cell_id : std::string()});
+        if (col == column.end()) continue;  // a cell the plan does not list (a damaged record)
         std::vector<TableCell> row(t.columns.size());
         row[0] = TableCell::num(x_of(s, spec.x));
-        row[k + 1] = TableCell::num(metric_value(*s.cell, spec.metrics[0]));
+        row[col->second] = TableCell::num(metric_value(*s.cell, spec.metrics[0]));
         t.rows.push_back(std::move(row));
       }
   } else {
@@ -121,8 +163,9 @@ Table samples_table(const TableSpec& spec, const Scope& scope) {
       if (!mark) t.notes.push_back((mf ? mf->label : spec.mark) + ": none" +
                                    (mf && !mf->detail.empty() ? " (" + mf->detail + ")" : ""));
     }
-    for (size_t si : scope.subtests)
-      for (const auto& s : samples_of(rec, si)) {
+    for (const auto& samples : all)
+      for (const auto& s : samples) {
+        if (!selected(rec, s, spec.filter)) continue;
         std::vector<TableCell> row{TableCell::num(x_of(s, spec.x))};
         for (const auto& m : spec.metrics) row.push_back(TableCell::num(metric_value(*s.cell, m)));
         for (const auto& l : levels) row.push_back(l ? TableCell::num(*l) : TableCell{});

@@ -72,6 +72,9 @@ const std::vector<RawColumn>& raw_columns() {
        [](const RawRow& r) { return n(r.cell->write_latency.mean_ns); }},
       {"cpu_usr_pct", "CPU usr %", "0.0", [](const RawRow& r) { return n(r.cell->cpu_usr_pct); }},
       {"cpu_sys_pct", "CPU sys %", "0.0", [](const RawRow& r) { return n(r.cell->cpu_sys_pct); }},
+      // The whole host's, from /proc/stat (n/a: a cell shorter than one kernel tick, an older record).
+      {"system_cpu_pct", "System CPU % (all CPUs)", "0.0",
+       [](const RawRow& r) { return r.cell->system_cpu_pct ? n(*r.cell->system_cpu_pct) : TableCell::str("n/a"); }},
       {"littles_law_oio", "IOPS × ART (OIO)", "0.00", [](const RawRow& r) { return n(r.cell->littles_law_oio); }},
       // The kernel's block counters beside the engine's (n/a: a file or simulated drive has none).
       {"kernel_ios", "Kernel I/Os", "0",

@@ -10,7 +10,7 @@ namespace pts::report {
 
 namespace {
 
-constexpr std::array<MetricInfo, 17> kMetrics{{
+constexpr std::array<MetricInfo, 25> kMetrics{{
     {"iops", "IOPS", "#,##0.0", true},
     {"read_iops", "IOPS", "#,##0.0", true},
     {"write_iops", "IOPS", "#,##0.0", true},
@@ -20,18 +20,50 @@ constexpr std::array<MetricInfo, 17> kMetrics{{
     {"art_ms", "ms", "0.0000", true},
     {"mrt_ms", "ms", "0.0000", true},
     {"p99_ms", "ms", "0.0000", true},
+    {"p99_9_ms", "ms", "0.0000", true},
     {"p99_99_ms", "ms", "0.0000", true},
     {"p99_999_ms", "ms", "0.0000", true},
+    // Reads and writes apart (QoS figures: a read percentile under a mixed load).
+    {"read_p99_ms", "ms", "0.0000", true},
+    {"read_p99_9_ms", "ms", "0.0000", true},
+    {"read_p99_99_ms", "ms", "0.0000", true},
+    {"read_p99_999_ms", "ms", "0.0000", true},
+    {"read_mrt_ms", "ms", "0.0000", true},
+    {"write_p99_ms", "ms", "0.0000", true},
+    {"write_p99_9_ms", "ms", "0.0000", true},
+    {"write_p99_99_ms", "ms", "0.0000", true},
+    {"write_p99_999_ms", "ms", "0.0000", true},
+    {"write_mrt_ms", "ms", "0.0000", true},
     {"cpu_pct", "% of one core", "0.0", true},  // process user + system CPU
-    // Reads only, per cell (the quality-of-service tests' read latency beside writes):
+    {"system_cpu_pct", "% of all CPUs", "0.0", true},  // the host's, from /proc/stat
+    // The reads' mean apart (the quality-of-service tests' read latency beside writes):
     {"read_art_ms", "ms", "0.0000", false},
-    {"read_p99_ms", "ms", "0.0000", false},
-    {"read_p99_9_ms", "ms", "0.0000", false},
-    {"read_p99_99_ms", "ms", "0.0000", false},
-    {"read_p99_999_ms", "ms", "0.0000", false},
 }};
 
 constexpr double kNsPerMs = 1e6;
+
+/// A percentile or the maximum of `l` by its metric suffix ("p99_9_ms", "mrt_ms"); nullopt for
+/// another suffix.
+std::optional<double> summary_value(const model::LatencySummary& l, std::string_view suffix) {
+  if (suffix == "p99_ms") return static_cast<double>(l.p99_ns) / kNsPerMs;
+  if (suffix == "p99_9_ms") return static_cast<double>(l.p99_9_ns) / kNsPerMs;
+  if (suffix == "p99_99_ms") return static_cast<double>(l.p99_99_ns) / kNsPerMs;
+  if (suffix == "p99_999_ms") return static_cast<double>(l.p99_999_ns) / kNsPerMs;
+  if (suffix == "mrt_ms") return static_cast<double>(l.max_ns) / kNsPerMs;
+  return std::nullopt;
+}
+
+/// read_* / write_* latency figures of a summary pair; nullopt for any other metric, or when the
+/// cell had no I/O of that direction.
+std::optional<double> direction_value(const model::LatencySummary& reads, const model::LatencySummary& writes,
+                                      std::string_view metric) {
+  for (const auto& [prefix, l] : {std::pair<std::string_view, const model::LatencySummary*>{"read_", &reads},
+                                  std::pair<std::string_view, const model::LatencySummary*>{"write_", &writes}})
+    if (metric.substr(0, prefix.size()) == prefix && metric.size() > prefix.size() + 3 &&
+        metric.substr(metric.size() - 3) == "_ms")
+      return l->samples == 0 ? std::nullopt : summary_value(*l, metric.substr(prefix.size()));
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -61,14 +93,13 @@ double metric_value(const model::CellResult& c, std::string_view metric) {
   if (metric == "art_ms") return c.latency.mean_ns / kNsPerMs;
   if (metric == "mrt_ms") return static_cast<double>(c.latency.max_ns) / kNsPerMs;
   if (metric == "p99_ms") return static_cast<double>(c.latency.p99_ns) / kNsPerMs;
+  if (metric == "p99_9_ms") return static_cast<double>(c.latency.p99_9_ns) / kNsPerMs;
+  if (auto v = direction_value(c.read_latency, c.write_latency, metric)) return *v;
   if (metric == "p99_99_ms") return static_cast<double>(c.latency.p99_99_ns) / kNsPerMs;
   if (metric == "p99_999_ms") return static_cast<double>(c.latency.p99_999_ns) / kNsPerMs;
   if (metric == "cpu_pct") return c.cpu_usr_pct + c.cpu_sys_pct;
+  if (metric == "system_cpu_pct") return c.system_cpu_pct.value_or(0);
   if (metric == "read_art_ms") return c.read_latency.mean_ns / kNsPerMs;
-  if (metric == "read_p99_ms") return static_cast<double>(c.read_latency.p99_ns) / kNsPerMs;
-  if (metric == "read_p99_9_ms") return static_cast<double>(c.read_latency.p99_9_ns) / kNsPerMs;
-  if (metric == "read_p99_99_ms") return static_cast<double>(c.read_latency.p99_99_ns) / kNsPerMs;
-  if (metric == "read_p99_999_ms") return static_cast<double>(c.read_latency.p99_999_ns) / kNsPerMs;
   return 0;
 }
 
@@ -129,10 +160,14 @@ std::optional<double> window_metric_value(const model::CellWindowResult& w, std:
   // Percentiles: those pts took from the window's merged histograms (never an average of the
   // Rounds' percentiles); a record from before schema 3 has only the 5 nines (as stored).
   if (metric == "p99_ms" && w.percentiles_pooled) return static_cast<double>(w.latency.p99_ns) / kNsPerMs;
+  if (metric == "p99_9_ms" && w.percentiles_pooled) return static_cast<double>(w.latency.p99_9_ns) / kNsPerMs;
+  if (w.percentiles_pooled)
+    if (auto v = direction_value(w.read_latency, w.write_latency, metric)) return *v;
   if (metric == "p99_99_ms" && w.percentiles_pooled) return static_cast<double>(w.latency.p99_99_ns) / kNsPerMs;
   if (metric == "p99_999_ms")
     return (w.percentiles_pooled ? static_cast<double>(w.latency.p99_999_ns) : w.p99_999_latency_ns) / kNsPerMs;
   if (metric == "cpu_pct") return w.cpu_pct;
+  if (metric == "system_cpu_pct") return w.system_cpu_pct;
   return std::nullopt;
 }
 

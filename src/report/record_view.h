@@ -64,7 +64,8 @@ const model::CellWindowResult* find_window_result(const model::SubTestRecord& st
 
 /// `metric` of a stored window result in display units (MRT is the stored maximum, percentiles
 /// those of the window's merged histograms, the others the stored means); nullopt for a metric
-/// pts did not store for this window (p99/p99.99 in a record from before schema 3).
+/// pts did not store for this window (p99/p99.99 in a record from before schema 3), and for a
+/// read_*/write_* figure of a cell that had no I/O of that direction.
 std::optional<double> window_metric_value(const model::CellWindowResult& w, std::string_view metric);
 
 /// "65/35" (read/write percent).

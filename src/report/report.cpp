@@ -64,7 +64,8 @@ core::Result<ReportFormats> parse_report_formats(std::string_view list, std::str
   return f;
 }
 
-core::Result<Document> render_document(const model::RunRecord& record, const ReportOptions& options) {
+core::Result<Document> render_document(const model::RunRecord& record, const ReportOptions& options,
+                                       bool raw_pages) {
   const std::string name = record.plan.template_name.empty() ? record.plan.test_id : record.plan.template_name;
   core::Result<ReportTemplate> tmpl = [&]() -> core::Result<ReportTemplate> {
     if (options.templates_dir.empty()) return load_template(name);
@@ -74,7 +75,7 @@ core::Result<Document> render_document(const model::RunRecord& record, const Rep
   }();
   if (!tmpl) return tmpl.take_error();
   const uint64_t when = options.report_wall_ns ? options.report_wall_ns : core::wall_ns();
-  return build_document(record, *tmpl, when);
+  return build_document(record, *tmpl, when, raw_pages);
 }
 
 core::Result<std::vector<std::string>> write_reports(const model::RunRecord& record, const std::string& out_dir,
@@ -93,22 +94,36 @@ core::Result<std::vector<std::string>> write_reports(const model::RunRecord& rec
   const std::string base = out_dir + "/" + base_name(record);
   const uint64_t when = options.report_wall_ns ? options.report_wall_ns : core::wall_ns();
   StagedOutput out;
-  StagedOutput scratch;  // the workbook a PDF is printed from when no xlsx is asked for; never committed
-  if (f.xlsx || f.pdf) {
-    ReportOptions o = options;
-    o.report_wall_ns = when;
-    auto doc = render_document(record, o);
+  StagedOutput scratch;  // the workbook a PDF is printed from when it differs from the xlsx; never committed
+  ReportOptions o = options;
+  o.report_wall_ns = when;
+  // The workbook laid out with or without the Raw sheet, staged in `to`; its temporary path.
+  auto workbook = [&](StagedOutput& to, bool raw_pages) -> core::Result<std::string> {
+    auto doc = render_document(record, o, raw_pages);
     if (!doc) return doc.take_error();
-    auto temp = (f.xlsx ? out : scratch).reserve(base + ".xlsx");
+    auto temp = to.reserve(base + ".xlsx");
     if (!temp) return temp.take_error();
     auto st = write_xlsx(*doc, *temp, when);
     if (!st) return st.take_error();
-    if (f.pdf) {
-      auto pdf = out.reserve(base + ".pdf");
-      if (!pdf) return pdf.take_error();
-      auto printed = xlsx_to_pdf(soffice, *temp, *pdf);
-      if (!printed) return printed.take_error();
+    return *temp;
+  };
+  std::string xlsx_path;  // the staged xlsx (with the Raw sheet)
+  if (f.xlsx) {
+    auto book = workbook(out, true);
+    if (!book) return book.take_error();
+    xlsx_path = *book;
+  }
+  if (f.pdf) {
+    std::string book = options.pdf_raw ? xlsx_path : "";
+    if (book.empty()) {  // the report pages only (or no xlsx was asked for): a workbook of its own
+      auto own = workbook(scratch, options.pdf_raw);
+      if (!own) return own.take_error();
+      book = *own;
     }
+    auto pdf = out.reserve(base + ".pdf");
+    if (!pdf) return pdf.take_error();
+    auto printed = xlsx_to_pdf(soffice, book, *pdf);
+    if (!printed) return printed.take_error();
   }
   if (f.json) {
     auto st = out.stage_text(base + ".json", options.record_json);
@@ -122,6 +137,21 @@ core::Result<std::vector<std::string>> write_reports(const model::RunRecord& rec
     for (size_t i = 0; i < record.plan.subtests.size(); ++i) all.push_back(i);
     auto st = out.stage_text(csv_dir + "/" + base_name(record) + ".csv", table_to_csv(raw_table(record, all)));
     if (!st) return st.take_error();
+  }
+  return out.commit();
+}
+
+core::Result<std::vector<std::string>> write_document_files(const Document& doc, const std::string& xlsx_path,
+                                                            const std::vector<std::pair<std::string, std::string>>& texts,
+                                                            uint64_t created_wall_ns) {
+  StagedOutput out;
+  auto temp = out.reserve(xlsx_path);
+  if (!temp) return temp.take_error();
+  auto st = write_xlsx(doc, *temp, created_wall_ns ? created_wall_ns : core::wall_ns());
+  if (!st) return st.take_error();
+  for (const auto& [path, text] : texts) {
+    auto staged = out.stage_text(path, text);
+    if (!staged) return staged.take_error();
   }
   return out.commit();
 }

@@ -1,6 +1,8 @@
 // report/summary_page.cpp — see summary_page.h.
 #include "report/summary_page.h"
 
+#include <algorithm>
+
 #include "core/units.h"
 #include "report/header_block.h"
 #include "report/record_view.h"
@@ -77,25 +79,6 @@ Table verdict_table(const model::RunRecord& rec) {
   return t;
 }
 
-std::vector<TableCell> finding_headline(const model::RunRecord& rec, const HeadlineSpec& h) {
-  std::vector<size_t> subs;
-  for (size_t i = 0; i < rec.plan.subtests.size(); ++i)
-    if (h.subtest.empty() || rec.plan.subtests[i].id == h.subtest) subs.push_back(i);
-  size_t at = 0;
-  const model::Finding* f = find_finding(rec, subs, h.finding, &at);
-  std::vector<TableCell> row{TableCell::str(h.label)};
-  if (!f) {
-    row.push_back(TableCell::str("not stored (the sub-test has not finished)"));
-    row.push_back(TableCell{});
-    row.push_back(TableCell{});
-    return row;
-  }
-  row.push_back(f->value ? TableCell::num(*f->value) : TableCell::str("undefined"));
-  row.push_back(TableCell::str(f->unit));
-  row.push_back(TableCell::str(titled(rec.plan.subtests[at]) + ", " + f->label + (f->detail.empty() ? "" : ": " + f->detail)));
-  return row;
-}
-
 Table headline_table(const model::RunRecord& rec, const ReportTemplate& tmpl) {
   Table t;
   t.id = "headlines";
@@ -103,37 +86,11 @@ Table headline_table(const model::RunRecord& rec, const ReportTemplate& tmpl) {
   t.columns = {{"label", "Result", "", 4}, {"value", "Value", "#,##0.00##"}, {"unit", "Unit", ""},
                {"source", "From", "", 6}};
   for (const auto& h : tmpl.headlines) {
-    if (!h.finding.empty()) {  // a finding pts stored (WSAT's plateau, DIRTH's MaxIOPS, ...)
-      t.rows.push_back(finding_headline(rec, h));
-      continue;
-    }
-    const MetricInfo* m = find_metric(h.metric);
+    const HeadlineValue v = headline_value(rec, h);
     std::vector<TableCell> row{TableCell::str(h.label)};
-    const model::CellPlan* cell = nullptr;
-    const model::SubTestPlan* sub = nullptr;
-    for (const auto& p : rec.plan.subtests) {
-      if (!h.subtest.empty() && p.id != h.subtest) continue;
-      for (const auto& c : p.cells)
-        if (c.applicable && cell_matches(c, h.filter)) {
-          cell = &c;
-          sub = &p;
-          break;
-        }
-      if (cell) break;
-    }
-    const auto* st = sub ? record_for(rec, *sub) : nullptr;
-    const auto* w = st && cell ? find_window_result(*st, cell->id) : nullptr;
-    const std::optional<double> v = w && m ? window_metric_value(*w, h.metric) : std::nullopt;
-    row.push_back(v ? TableCell::num(*v) : TableCell::str(cell ? "no window result stored" : "no such cell in this run"));
-    row.push_back(TableCell::str(m ? std::string(m->unit) : ""));
-    std::string from;
-    if (cell && st) {
-      const ReportedRounds rr = reported_rounds(rec.plan, *st);
-      from = titled(*sub) + ", " + (cell->label.empty() ? cell->id : cell->label) +
-             (rr.empty() ? "" : ", " + rounds_label(rr.first, rr.last)) +
-             (st->steady_state_reached ? " (steady state)" : " (NOT steady state)");
-    }
-    row.push_back(TableCell::str(from));
+    row.push_back(v.value ? TableCell::num(*v.value) : TableCell::str(v.why));
+    row.push_back(TableCell::str(v.found ? v.unit : ""));
+    row.push_back(TableCell::str(v.from));
     t.rows.push_back(std::move(row));
   }
   if (tmpl.headlines.empty()) t.notes.push_back("This test's template names no headline numbers.");
@@ -141,6 +98,53 @@ Table headline_table(const model::RunRecord& rec, const ReportTemplate& tmpl) {
 }
 
 }  // namespace
+
+HeadlineValue headline_value(const model::RunRecord& rec, const HeadlineSpec& h) {
+  HeadlineValue out;
+  if (!h.finding.empty()) {  // a finding pts stored (WSAT's plateau, DIRTH's MaxIOPS, ...)
+    std::vector<size_t> subs;
+    for (size_t i = 0; i < rec.plan.subtests.size(); ++i)
+      if (h.subtest.empty() || rec.plan.subtests[i].id == h.subtest) subs.push_back(i);
+    size_t at = 0;
+    const model::Finding* f = find_finding(rec, subs, h.finding, &at);
+    if (!f) {
+      out.why = "not stored (the sub-test has not finished)";
+      return out;
+    }
+    out.found = true;
+    out.value = f->value;
+    if (!f->value) out.why = "undefined";
+    out.unit = f->unit;
+    out.from = titled(rec.plan.subtests[at]) + ", " + f->label + (f->detail.empty() ? "" : ": " + f->detail);
+    return out;
+  }
+  const MetricInfo* m = find_metric(h.metric);
+  const model::CellPlan* cell = nullptr;
+  const model::SubTestPlan* sub = nullptr;
+  for (const auto& p : rec.plan.subtests) {
+    if (!h.subtest.empty() && p.id != h.subtest) continue;
+    for (const auto& c : p.cells)
+      if (c.applicable && cell_matches(c, h.filter)) {
+        cell = &c;
+        sub = &p;
+        break;
+      }
+    if (cell) break;
+  }
+  const auto* st = sub ? record_for(rec, *sub) : nullptr;
+  const auto* w = st && cell ? find_window_result(*st, cell->id) : nullptr;
+  out.value = w && m ? window_metric_value(*w, h.metric) : std::nullopt;
+  out.found = true;
+  if (!out.value) out.why = cell ? "no window result stored" : "no such cell in this run";
+  out.unit = m ? std::string(m->unit) : "";
+  if (cell && st) {
+    const ReportedRounds rr = reported_rounds(rec.plan, *st);
+    out.from = titled(*sub) + ", " + (cell->label.empty() ? cell->id : cell->label) +
+               (rr.empty() ? "" : ", " + rounds_label(rr.first, rr.last)) +
+               (st->steady_state_reached ? " (steady state)" : " (NOT steady state)");
+  }
+  return out;
+}
 
 Table deviations_table(const model::RunRecord& rec) {
   Table t;
@@ -160,7 +164,11 @@ Page summary_page(const model::RunRecord& rec, const ReportTemplate& tmpl) {
   page.title = "Summary – " + (rec.plan.title.empty() ? tmpl.test_name : rec.plan.title) + " of " +
                (rec.device.model.empty() ? rec.device.serial : rec.device.model);
   page.tables.push_back(drive_table(rec));
-  page.tables.push_back(verdict_table(rec));
+  // A test where no sub-test has a Tracking Variable (WSAT without its optional stop, XSR) has
+  // no steady-state determination: its Summary says nothing about one.
+  const bool tracked = std::any_of(rec.plan.subtests.begin(), rec.plan.subtests.end(),
+                                   [](const model::SubTestPlan& p) { return !p.tracking.empty(); });
+  if (tracked) page.tables.push_back(verdict_table(rec));
   page.tables.push_back(headline_table(rec, tmpl));
   page.tables.push_back(deviations_table(rec));
   for (size_t i = 0; i < page.tables.size(); ++i) page.tables[i].order = static_cast<int>(i);

@@ -4,6 +4,9 @@
 // May use: core, model.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "model/run_record.h"
 #include "report/document.h"
 #include "report/template_spec.h"
@@ -13,6 +16,18 @@ namespace pts::report {
 /// The Summary page (kind Summary, no header yet: layout.cpp adds it). Tables, by id:
 /// "drive", "verdicts", "headlines", "deviations".
 Page summary_page(const model::RunRecord& record, const ReportTemplate& tmpl);
+
+/// A headline number of one record: the stored Measurement Window result of its metric for
+/// the first matching cell, or the finding pts stored. `value` is absent when the record holds
+/// none (`why` says so); `found` is false when nothing the headline names was found at all.
+struct HeadlineValue {
+  std::optional<double> value;
+  bool found = false;
+  std::string unit;  ///< "IOPS", "MB/s", "ms", or the finding's unit
+  std::string from;  ///< "Main, 4 KiB 0/100, Rounds 3–7 (steady state)"
+  std::string why;   ///< when `value` is absent
+};
+HeadlineValue headline_value(const model::RunRecord& record, const HeadlineSpec& headline);
 
 /// Every deviation, numbered (the Summary and the Deviations page share it).
 Table deviations_table(const model::RunRecord& record);

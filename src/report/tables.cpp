@@ -7,7 +7,9 @@
 #include <set>
 
 #include "core/units.h"
+#include "report/demand_tables.h"
 #include "report/phase_tables.h"
+#include "report/run_tables.h"
 #include "report/record_view.h"
 
 namespace pts::report {
@@ -67,12 +69,19 @@ struct ScopedCell {
 std::vector<ScopedCell> cells_in_scope(const Scope& scope, const CellFilter& filter) {
   std::vector<ScopedCell> out;
   long order = 0;
+  uint32_t most = 0;
   for (size_t si : scope.subtests) {
     for (const auto& c : scope.record->plan.subtests[si].cells) {
-      if (cell_matches(c, filter)) out.push_back({si, &c, order});
+      if (cell_matches(c, filter)) {
+        out.push_back({si, &c, order});
+        most = std::max(most, c.spec.threads);
+      }
       ++order;
     }
   }
+  if (filter.max_threads)
+    out.erase(std::remove_if(out.begin(), out.end(), [&](const ScopedCell& sc) { return sc.cell->spec.threads != most; }),
+              out.end());
   return out;
 }
 
@@ -263,6 +272,9 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Points:
     case TableKind::Histogram:
     case TableKind::Jobs: t = phase_table(spec, scope); break;
+    case TableKind::Toio:
+    case TableKind::AccessMix: t = demand_table(spec, scope); break;
+    case TableKind::Runs: t = runs_table(spec, scope); break;
   }
   t.id = spec.id;
   t.printed = spec.printed;

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "report/record_view.h"
+#include "report/run_tables.h"
 
 #ifndef PTS_TEMPLATES_SOURCE_DIR
 #define PTS_TEMPLATES_SOURCE_DIR ""
@@ -102,8 +103,12 @@ CellFilter read_filter(const toml::table& t, Problems& p) {
   CellFilter out;
   if (const toml::node* f = t.get("filter")) {
     if (const auto* ft = f->as_table()) {
-      check_keys(*ft, {"read_pct", "block_bytes", "id_prefix"}, "filter", p);
+      check_keys(*ft, {"read_pct", "block_bytes", "id_prefix", "threads"}, "filter", p);
       out.id_prefix = get_string(*ft, "id_prefix", p, false, "filter");
+      if (const toml::node* th = ft->get("threads")) {
+        out.max_threads = get_string(*ft, "threads", p, false, "filter") == "max";
+        if (!out.max_threads) p.add(*th, "filter 'threads' takes \"max\" (the cells with the most threads)");
+      }
       if (ft->get("read_pct")) out.read_pct = static_cast<uint32_t>(get_int(*ft, "read_pct", 0, p, "filter"));
       if (ft->get("block_bytes")) out.block_bytes = static_cast<uint32_t>(get_int(*ft, "block_bytes", 0, p, "filter"));
     } else {
@@ -119,7 +124,7 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   s.x = get_enum<SampleAxis>(t, "x", SampleAxis::Minutes,
                              {{"minutes", SampleAxis::Minutes}, {"tgbw", SampleAxis::Tgbw},
                               {"drive_fills", SampleAxis::DriveFills}, {"sample", SampleAxis::Sample},
-                              {"write_mbps", SampleAxis::WriteMbps}},
+                              {"round", SampleAxis::Round}, {"write_mbps", SampleAxis::WriteMbps}},
                              p, what);
   s.metrics = get_strings(t, "metrics", p, what);
   s.levels = get_strings(t, "levels", p, what);
@@ -127,8 +132,16 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   s.mark = get_string(t, "mark", p, false, what);
   s.x_metric = get_string(t, "x_metric", p, false, what);
   s.series_by_subtest = get_bool(t, "series_by_subtest", false, p, what);
+  s.series_by_cell = get_bool(t, "series_by_cell", false, p, what);
+  s.continuous_time = get_bool(t, "continuous_time", false, p, what);
+  if (s.series_by_cell && !s.series_by_subtest)
+    p.add(*t.get("series_by_cell"), "series_by_cell = true splits each sub-test's series: it needs series_by_subtest");
+  const bool runs = s.kind == TableKind::Runs;
   for (const auto& m : s.metrics)
-    if (!find_metric(m)) p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + metric_names() + ")");
+    if (runs ? !is_run_metric(m) : !find_metric(m))
+      p.add(*t.get("metrics"), "unknown metric '" + m + "' (known: " + (runs ? run_metric_names() : metric_names()) + ")");
+  if (runs && !is_run_metric(s.x_metric))
+    p.add(t, "a 'runs' table needs 'x_metric', a run metric (" + run_metric_names() + ")");
   const bool samples = s.kind == TableKind::Samples;
   if (samples && s.metrics.empty()) p.add(t, "a 'samples' table needs 'metrics'");
   if (samples && s.series_by_subtest && s.metrics.size() != 1)
@@ -138,10 +151,14 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   if (jobs && s.metrics.size() != 1) p.add(t, "a 'jobs' table shows one metric: give exactly one in 'metrics'");
   if (!jobs && t.get("job_prefix")) p.add(*t.get("job_prefix"), "'job_prefix' applies to 'jobs' tables only");
   if (!samples)
-    for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest"})
-      if (t.get(k) && !(jobs && std::string(k) == "metrics"))
+    for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time"})
+      if (t.get(k) && !((runs || jobs) && std::string(k) == "metrics"))
         p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
-  if (s.kind == TableKind::Points) {
+  s.pivot = get_string(t, "pivot", p, false, what);
+  if (!s.pivot.empty() && (!runs || (s.pivot != "read_pct" && s.pivot != "total_qd") || s.metrics.size() != 1))
+    p.add(*t.get("pivot"), "'pivot' (\"read_pct\" or \"total_qd\") applies to 'runs' tables with one metric");
+  if (runs) {
+  } else if (s.kind == TableKind::Points) {
     const MetricInfo* xm = s.x_metric.empty() ? nullptr : find_metric(s.x_metric);
     if (!xm || !xm->in_window_results)
       p.add(t, "a 'points' table needs 'x_metric', a stored window metric (" + metric_names(true) + ")");
@@ -154,7 +171,8 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
 TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
   check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label", "x",
-                 "metrics", "levels", "mark", "series_by_subtest", "x_metric", "keys", "job_prefix"},
+                 "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time", "x_metric",
+                 "keys", "pivot", "job_prefix"},
              what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
@@ -164,8 +182,9 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
                                 {"determination", TableKind::Determination}, {"matrix", TableKind::Matrix},
                                 {"raw", TableKind::Raw}, {"samples", TableKind::Samples},
                                 {"findings", TableKind::Findings}, {"interpretations", TableKind::Interpretations},
-                                {"jobs", TableKind::Jobs},
-                                {"points", TableKind::Points}, {"histogram", TableKind::Histogram}},
+                                {"points", TableKind::Points}, {"histogram", TableKind::Histogram},
+                                {"toio", TableKind::Toio}, {"access_mix", TableKind::AccessMix},
+                                {"runs", TableKind::Runs}, {"jobs", TableKind::Jobs}},
                                p, what);
   if (!t.get("kind")) p.add(t, what + " needs 'kind'");
   s.caption = get_string(t, "caption", p, false, what);
@@ -243,7 +262,7 @@ SeriesStyle read_style(const toml::table& t, Problems& p) {
 ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_ids, Problems& p) {
   const std::string what = "[[sheet.chart]]";
   check_keys(t, {"table", "type", "title", "x_title", "y_title", "x_log_base", "y_log_base", "y_range", "styles",
-                 "width_px", "height_px"},
+                 "series", "width_px", "height_px", "point_labels"},
              what, p);
   ChartSpec c;
   c.source_line = static_cast<int>(t.source().begin.line);
@@ -264,6 +283,8 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
   if (c.y_range_from_data && c.y_log_base) p.add(*t.get("y_range"), "y_range = \"data\" and a log y axis exclude each other");
   if (c.x_log_base && c.type != ChartType::Scatter)
     p.add(*t.get("x_log_base"), "a logarithmic x axis needs type = \"scatter\"");
+  c.series = get_strings(t, "series", p, what);
+  c.point_labels = get_string(t, "point_labels", p, false, what);
   c.width_px = static_cast<int>(get_int(t, "width_px", c.width_px, p, what));
   c.height_px = static_cast<int>(get_int(t, "height_px", c.height_px, p, what));
   if (const toml::node* s = t.get("styles")) {
@@ -281,7 +302,7 @@ ChartSpec read_chart(const toml::table& t, const std::set<std::string>& table_id
 
 SheetSpec read_sheet(const toml::table& t, Problems& p) {
   const std::string what = "[[sheet]]";
-  check_keys(t, {"name", "title", "repeat", "role", "table", "chart"}, what, p);
+  check_keys(t, {"name", "title", "repeat", "role", "group", "table", "chart"}, what, p);
   SheetSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
   s.name = get_string(t, "name", p, true, what);
@@ -290,6 +311,9 @@ SheetSpec read_sheet(const toml::table& t, Problems& p) {
                                    {{"once", SheetRepeat::Once}, {"subtest", SheetRepeat::Subtest},
                                     {"tracking", SheetRepeat::Tracking}},
                                    p, what);
+  s.group = get_string(t, "group", p, false, what);
+  if (!s.group.empty() && s.repeat != SheetRepeat::Subtest)
+    p.add(*t.get("group"), "'group' lays out sheets sub-test by sub-test: it needs repeat = \"subtest\"");
   if (const toml::node* n = t.get("role")) {
     const std::string name = get_string(t, "role", p, false, what);
     if (const auto role = model::role_from_name(name)) s.role = *role;
@@ -368,6 +392,19 @@ void replace_test_name(std::string& title, const std::string& from, const std::s
     title.replace(pos, from.size(), to);
 }
 
+void read_sheets(const toml::table& root, ReportTemplate& t, Problems& p) {
+  if (const toml::node* n = root.get("sheet")) {
+    if (const auto* arr = n->as_array()) {
+      for (const auto& e : *arr) {
+        if (const auto* st = e.as_table()) t.sheets.push_back(read_sheet(*st, p));
+        else p.add(e, "'sheet' entries must be tables ([[sheet]])");
+      }
+    } else {
+      p.add(*n, "'sheet' must be an array of tables ([[sheet]])");
+    }
+  }
+}
+
 /// Whether the template at `path` names a base itself (a parse error is reported by its load).
 bool has_base(const std::string& path) {
   try {
@@ -397,8 +434,8 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
   if (const toml::node* n = root.get("base")) {
     const std::string base = get_string(root, "base", p, false, "the template");
     const fs::path base_path = fs::path(path).parent_path() / (base + ".toml");
-    if (root.get("sheet") || root.get("headline"))
-      p.add(*n, "a template with 'base' takes its [[sheet]]s and [[headline]]s from it; remove them");
+    if (root.get("headline"))
+      p.add(*n, "a template with 'base' takes its [[headline]]s from it; remove them");
     else if (base.empty() || base.find('/') != std::string::npos || base == fs::path(path).stem().string())
       p.add(*n, "'base' = '" + base + "' must name another template of this folder");
     else if (!fs::is_regular_file(base_path))
@@ -408,9 +445,14 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
     else if (auto b = load_template_file(base_path.string()); !b.ok())
       for (const auto& m : b.error().messages) p.list.push_back(m);
     else {
-      t.sheets = b->sheets;
+      // Its own [[sheet]]s (ECW's access probabilities) come first, then the base's.
+      read_sheets(root, t, p);
+      for (auto& s : t.sheets) replace_test_name(s.title, "{test_name}", t.test_name);
+      for (auto s : b->sheets) {
+        replace_test_name(s.title, b->test_name, t.test_name);
+        t.sheets.push_back(std::move(s));
+      }
       t.headlines = b->headlines;
-      for (auto& s : t.sheets) replace_test_name(s.title, b->test_name, t.test_name);
     }
     if (!p.list.empty()) return core::Error(core::ErrorKind::BadInput, std::move(p.list));
     return t;
@@ -425,16 +467,7 @@ core::Result<ReportTemplate> load_template_file(const std::string& path) {
       p.add(*n, "'headline' must be an array of tables ([[headline]])");
     }
   }
-  if (const toml::node* n = root.get("sheet")) {
-    if (const auto* arr = n->as_array()) {
-      for (const auto& e : *arr) {
-        if (const auto* st = e.as_table()) t.sheets.push_back(read_sheet(*st, p));
-        else p.add(e, "'sheet' entries must be tables ([[sheet]])");
-      }
-    } else {
-      p.add(*n, "'sheet' must be an array of tables ([[sheet]])");
-    }
-  }
+  read_sheets(root, t, p);
   for (auto& s : t.sheets) replace_test_name(s.title, "{test_name}", t.test_name);
   if (t.sheets.empty()) p.list.push_back(path + ":1: the template defines no [[sheet]]");
   if (!p.list.empty()) return core::Error(core::ErrorKind::BadInput, std::move(p.list));

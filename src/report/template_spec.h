@@ -36,6 +36,12 @@ enum class TableKind {
   Interpretations,///< the plan's readings of unconfirmed details and the time scale, in words
   Points,         ///< one row per cell: x = window `x_metric`, a column per `series_label` value = `metric`
   Histogram,      ///< the response-time histogram of a sub-test's `capture` cell, in log bins (ms)
+  // DIRTH / ECW (report/demand_tables.cpp):
+  Toio,           ///< one row per TC × QD point: x = total OIO (TC × QD), window IOPS and ART
+  AccessMix,      ///< the stimulus's block-size × LBA-range access probabilities, as run
+  // Curves and sweeps (report/run_tables.cpp):
+  Runs,           ///< one row per measured run (curve, sweep): x = `x_metric`, then `metrics` (run_tables.h)
+  // Multi-job cells (report/phase_tables.cpp):
   Jobs            ///< a multi-job cell's jobs: a row per job of `job_prefix`, a column per cell (step) = `metrics[0]`
 };
 
@@ -45,6 +51,7 @@ enum class SampleAxis {
   Tgbw,        ///< total GB (10^9 B) written by the sub-test so far (TGBW)
   DriveFills,  ///< bytes written so far ÷ the user capacity
   Sample,      ///< 1, 2, 3, …
+  Round,       ///< the Round a sample ends, as a fraction: sample k of n in Round r at r − 1 + k / n
   WriteMbps    ///< the cell's achieved write MB/s (the write-pressure steps)
 };
 
@@ -56,6 +63,9 @@ struct CellFilter {
   std::optional<uint32_t> read_pct;
   std::optional<uint32_t> block_bytes;
   std::string id_prefix;  ///< cell id starts with it ("tc": DIRTH's sweep points); empty = any
+  /// Only the cells with the most threads among those the other fields keep (DIRTH's "TC 32
+  /// IOPS vs Round, all QD" whatever the grid's largest TC is).
+  bool max_threads = false;
 };
 
 struct TableSpec {
@@ -74,8 +84,13 @@ struct TableSpec {
   std::vector<std::string> levels;   ///< Samples: a constant column per finding key (a plateau, a baseline)
   std::string mark;                  ///< Samples: a finding holding a sample number; its first metric there only
   bool series_by_subtest = false;    ///< Samples: one column per sub-test (rows grouped by sub-test)
+  bool series_by_cell = false;       ///< Samples, with series_by_subtest: one column per sub-test × cell
+  bool continuous_time = false;      ///< Samples: x runs on across the sub-tests in scope (plan order)
   std::string x_metric;              ///< Points: the window metric on the x axis
   std::vector<std::string> keys;     ///< Findings: columns (rows = sub-tests); empty = long form
+  /// Runs: "read_pct" or "total_qd" = one column of metrics[0] per value of it (a chart line
+  /// each); empty = one column per metric.
+  std::string pivot;
   std::string job_prefix;            ///< Jobs: only jobs whose id starts with it ("read"); x = its trailing number
   int source_line = 0;       ///< template line, for error messages
 };
@@ -101,7 +116,11 @@ struct ChartSpec {
   int x_log_base = 0;       ///< 0 = linear
   int y_log_base = 0;
   std::vector<SeriesStyle> styles;
+  /// The table columns drawn, by key, in table order; empty = every column after the first.
+  std::vector<std::string> series;
   bool y_range_from_data = false;  ///< y axis spans the data (not from 0): window plots
+  /// A text column whose cells label each point of every series drawn ("10 %", "max"); "" = none.
+  std::string point_labels;
   int width_px = 0;         ///< 0 = the page's width
   int height_px = 380;
   int source_line = 0;
@@ -115,6 +134,10 @@ struct SheetSpec {
   /// sub-tests); any_role = every one (no `role` key).
   model::SubTestRole role = model::SubTestRole::SteadyRounds;
   bool any_role = true;
+  /// Consecutive sheets repeated per sub-test with the same group are laid out sub-test by
+  /// sub-test (DIRTH: MaxIOPS pre-writes, MaxIOPS histogram, MidIOPS pre-writes, …), not sheet
+  /// by sheet. Empty = none.
+  std::string group;
   std::vector<TableSpec> tables;
   std::vector<ChartSpec> charts;
   int source_line = 0;

@@ -3,13 +3,14 @@
 // sub-title / revision, DUT line with page label, operator fields, status banners) on every
 // page; on report pages the four header columns, the first deviations, the caption bar, the
 // content in template order and the numbered caption, printed as exactly one portrait page
-// (print area + fit to 1 × 1). The Raw sheet prints landscape at a fixed scale with explicit
-// page breaks, repeating its title rows, table header and first columns on every page.
+// (print area + fit to 1 × 1). The Raw sheet prints landscape, fit to the page width (as many
+// pages down as its rows need), repeating its title rows and table header on every page.
 #include "report/xlsx_writer.h"
 
 #include <xlsxwriter.h>
 
 #include <algorithm>
+#include <deque>
 #include <cmath>
 #include <map>
 
@@ -24,12 +25,6 @@ constexpr double kRowPt = 15.0;        // default row height (20 px)
 constexpr double kLinePt = 11.0;       // one line of 8 pt header text
 constexpr int kHeaderCharsPerValue = 30;  // a two-column value cell at 8 pt
 constexpr int kCharsPerGridLine = 170;    // a full-width merged cell at 8 pt
-// Raw sheet print set-up: A4 landscape at a fixed scale, so the page count is known.
-constexpr int kRawScalePct = 80;
-constexpr double kRawPrintableWidthPt = 842.0 - 2 * 0.3 * 72.0;
-constexpr double kRawPrintableHeightPt = 595.0 - 2 * 0.6 * 72.0;
-constexpr double kSafety = 0.92;  // room for the renderer's rounding
-constexpr lxw_col_t kRawRepeatCols = 3;  // Sub-test, Round, Cell
 
 lxw_color_t parse_color(const std::string& hex) {
   const auto rgb = static_cast<lxw_color_t>(std::stoul(hex.substr(1), nullptr, 16));
@@ -309,36 +304,18 @@ class Writer {
     return at;
   }
 
-  /// The Raw sheet: title rows, then the table; landscape at a fixed scale with page breaks
-  /// every so many rows and columns, the title rows, table header and first columns repeated.
+  /// The Raw sheet: title rows, then the table; landscape, fit to the page width, as many
+  /// pages down as the rows need, the title rows and the table header repeated on each.
   core::Status raw_page(lxw_worksheet* ws, const Page& p, lxw_row_t title_end, lxw_col_t widest) {
     const Table& t = p.tables.front();
     const lxw_row_t caption_row = title_end;
     table(ws, t, caption_row);
     const lxw_row_t header_row = caption_row + 1;
-    double repeat_pt = 0;
-    for (lxw_row_t k = 0; k <= header_row; ++k) repeat_pt += height(k);
-    const double scale = kRawScalePct / 100.0;
-    const double avail_h = kRawPrintableHeightPt * kSafety / scale - repeat_pt;
-    const auto rows_per_page = static_cast<lxw_row_t>(std::max(1.0, std::floor(avail_h / kRowPt)));
-    const double col_pt = kColPx * 0.75;
-    const double avail_w = kRawPrintableWidthPt * kSafety / scale - kRawRepeatCols * col_pt;
-    const auto cols_per_page = static_cast<lxw_col_t>(std::max(1.0, std::floor(avail_w / col_pt)));
-    auto& rb = row_breaks_.emplace_back();
     const lxw_row_t last = header_row + static_cast<lxw_row_t>(t.rows.size());
-    for (lxw_row_t r = header_row + 1 + rows_per_page; r <= last; r += rows_per_page) rb.push_back(r);
-    rb.push_back(0);  // 0-terminated
-    auto& cb = col_breaks_.emplace_back();
-    for (lxw_col_t c = kRawRepeatCols + cols_per_page; c < widest; c = static_cast<lxw_col_t>(c + cols_per_page))
-      cb.push_back(c);
-    cb.push_back(0);
-    if (rb.size() > 1) worksheet_set_h_pagebreaks(ws, rb.data());
-    if (cb.size() > 1) worksheet_set_v_pagebreaks(ws, cb.data());
     worksheet_set_landscape(ws);
     worksheet_set_margins(ws, 0.3, 0.3, 0.6, 0.6);
-    worksheet_set_print_scale(ws, kRawScalePct);
+    worksheet_fit_to_pages(ws, 1, 0);
     worksheet_repeat_rows(ws, 0, header_row);
-    worksheet_repeat_columns(ws, 0, kRawRepeatCols - 1);
     worksheet_print_area(ws, 0, 0, last, static_cast<lxw_col_t>(widest - 1));
     return core::ok_status();
   }
@@ -388,6 +365,24 @@ class Writer {
     }
   }
 
+  /// Labels every point of `s` with the text of its row in column `col` of `t` (the text itself:
+  /// LibreOffice does not draw labels that refer to cells).
+  void label_points(lxw_chart_series* s, const Table& t, size_t col) {
+    auto& texts = label_texts_.emplace_back();
+    auto& labels = label_structs_.emplace_back();
+    for (const auto& row : t.rows) texts.push_back(col < row.size() ? row[col].text : "");
+    labels.resize(texts.size());
+    std::vector<lxw_chart_data_label*> ptrs;
+    for (size_t k = 0; k < texts.size(); ++k) {
+      labels[k].value = texts[k].data();
+      ptrs.push_back(&labels[k]);
+    }
+    ptrs.push_back(nullptr);
+    chart_series_set_labels(s);
+    chart_series_set_labels_custom(s, ptrs.data());
+    chart_series_set_labels_position(s, LXW_CHART_LABEL_POSITION_ABOVE);
+  }
+
   /// Inserts chart `c` at row `r`, drawing the table whose header row is `header_row` and
   /// whose columns start at sheet columns `at`; at most `cols` grid columns wide.
   void chart(lxw_worksheet* ws, const Page& p, const Chart& c, lxw_row_t header_row,
@@ -403,12 +398,23 @@ class Writer {
     lxw_chart* ch = workbook_add_chart(wb_, type);
     const char* sheet = p.sheet_name.c_str();
     const lxw_row_t first = header_row + 1, last = header_row + static_cast<lxw_row_t>(t.rows.size());
+    size_t first_drawn = 0;
+    size_t label_col = 0;  // the column labelling each point (0: none)
+    bool labelled = false;
+    for (size_t col = 1; col < t.columns.size(); ++col)
+      if (!c.spec.point_labels.empty() && t.columns[col].key == c.spec.point_labels) label_col = col;
     for (size_t col = 1; col < t.columns.size(); ++col) {
+      const auto& drawn = c.spec.series;
+      if (col == label_col || (!drawn.empty() && std::find(drawn.begin(), drawn.end(), t.columns[col].key) == drawn.end()))
+        continue;
+      if (!first_drawn) first_drawn = col;
       lxw_chart_series* s = chart_add_series(ch, nullptr, nullptr);
       chart_series_set_categories(s, sheet, first, at[0], last, at[0]);
       chart_series_set_values(s, sheet, first, at[col], last, at[col]);
       chart_series_set_name_range(s, sheet, header_row, at[col]);
       apply_style(s, c.spec, style_for(c.spec, t.columns[col].key));
+      if (label_col && !labelled) label_points(s, t, label_col);  // the first line drawn only
+      labelled = labelled || label_col;
     }
     if (!c.spec.title.empty()) {
       chart_title_set_name(ch, c.spec.title.c_str());
@@ -429,7 +435,9 @@ class Writer {
       chart_axis_set_num_format(ch->x_axis, "0");
     }
     if (c.spec.y_range_from_data) set_y_range(ch, t);
-    if (!t.columns[1].number_format.empty()) chart_axis_set_num_format(ch->y_axis, t.columns[1].number_format.c_str());
+    const size_t y_col = first_drawn ? first_drawn : 1;
+    if (!t.columns[y_col].number_format.empty())
+      chart_axis_set_num_format(ch->y_axis, t.columns[y_col].number_format.c_str());
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
     const int page_px = kColPx * static_cast<int>(cols);
     const int width_px = c.spec.width_px > 0 ? std::min(c.spec.width_px, page_px) : page_px;
@@ -459,8 +467,8 @@ class Writer {
 
   lxw_workbook* wb_;
   std::map<lxw_row_t, double> heights_;  // rows of the current sheet with a set height
-  std::vector<std::vector<lxw_row_t>> row_breaks_;  // must outlive workbook_close
-  std::vector<std::vector<lxw_col_t>> col_breaks_;
+  std::deque<std::vector<std::string>> label_texts_;  ///< point labels, alive until the workbook closes
+  std::deque<std::vector<lxw_chart_data_label>> label_structs_;
   lxw_format *small_label_, *small_value_, *test_bar_, *org_, *subtitle_, *bad_banner_, *good_banner_,
       *section_[4], *section_label_[4], *deviation_, *caption_bar_, *caption_, *table_caption_, *th_, *note_;
   std::map<std::string, lxw_format*> numbers_;

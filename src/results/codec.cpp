@@ -9,10 +9,24 @@ namespace pts::model {
 PTS_JSON_DEFINE(BlockSizeShare, bytes, percent)
 PTS_JSON_DEFINE(AccessZone, io_pct, range_pct)
 PTS_JSON_DEFINE(ArSegmentation, count, segment_bytes, align_bytes, seed)
-PTS_JSON_DEFINE(AccessSpec, pattern, read_pct, block_bytes, bs_split,
-                threads, queue_depth, seconds, bytes_limit,
-                active_range_pct, zones, ar_segments, stream_start_bytes,
-                rate_iops, poll_budget_ns, seed, trim)
+namespace {
+PTS_JSON_DEFINE_AS(AccessSpec, spec_to_json, spec_from_json, pattern, read_pct, block_bytes, bs_split,
+                   threads, queue_depth, seconds, bytes_limit,
+                   active_range_pct, zones, ar_segments, stream_start_bytes,
+                   rate_iops, poll_budget_ns, seed, trim)
+}  // namespace
+// "arrival" only when the I/Os arrive at random (a curve's points): a fixed-rate or unpaced
+// spec reads as before.
+void to_json(nlohmann::json& j, const AccessSpec& s) {
+  spec_to_json(j, s);
+  if (s.arrival != Arrival::Fixed) j["arrival"] = arrival_name(s.arrival);
+}
+void from_json(const nlohmann::json& j, AccessSpec& s) {
+  spec_from_json(j, s);
+  s.arrival = Arrival::Fixed;
+  if (auto it = j.find("arrival"); it != j.end() && it->is_string() && !parse_arrival(it->get<std::string>(), s.arrival))
+    throw nlohmann::detail::type_error::create(302, "unknown arrival '" + it->get<std::string>() + "'", &j);
+}
 PTS_JSON_DEFINE(LatencySummary, samples, mean_ns, min_ns, max_ns, p50_ns,
                 p99_ns, p99_9_ns, p99_99_ns, p99_999_ns,
                 percentile_rel_error)
@@ -49,7 +63,7 @@ PTS_JSON_DEFINE_AS(CellResult, cell_common_to_json, cell_common_from_json, cell_
                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                 write_iops, iops, mbps, read_mbps, write_mbps, latency,
                 read_latency, write_latency, read_histogram,
-                write_histogram, cpu_usr_pct, cpu_sys_pct,
+                write_histogram, cpu_usr_pct, cpu_sys_pct, system_cpu_pct,
                 littles_law_oio, completion_poll_ns, completion,
                 latency_from, submission_latency, kernel, fidelity_flags,
                 fidelity_not_judged,

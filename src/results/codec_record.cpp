@@ -23,18 +23,28 @@ PTS_JSON_DEFINE(SubTestPlan, id, title, purge, wipc_enabled, wipc, cells,
                 tracking, role, role_index)
 PTS_JSON_DEFINE(WsatPlan, workload, workload_title, max_seconds,
                 spec_max_seconds, capacity_multiple, stop_bytes,
-                stop_at_steady, fob_samples, cliff_fraction,
-                plateau_samples)
+                stop_at_steady, ss_interval_samples, fob_samples,
+                cliff_fraction, plateau_samples)
 PTS_JSON_DEFINE(HirPlan, access_a_seconds, spec_access_a_seconds,
-                repetitions, access_c_seconds, spec_access_c_seconds,
+                repetitions, access_c_sample_seconds,
+                spec_access_c_sample_seconds, access_c_samples,
                 wait_seconds, spec_wait_seconds, baseline)
 PTS_JSON_DEFINE(XsrGroup, cell_id, seconds, spec_seconds)
-PTS_JSON_DEFINE(XsrPlan, groups, recovery_reference, recovery_tolerance)
+PTS_JSON_DEFINE(XsrPlan, groups, recovery_reference)
 PTS_JSON_DEFINE(DirthPlan, thread_counts, queue_depths, sweep_order,
                 art_ceiling_ns, round_prewrite_seconds,
                 spec_round_prewrite_seconds, histogram_prewrite_seconds,
                 spec_histogram_prewrite_seconds, histogram_seconds,
                 spec_histogram_seconds, mid_rule)
+PTS_JSON_DEFINE(ReviewPreconditionPlan, enabled, seq_seconds, spec_seq_seconds, random_seconds,
+                spec_random_seconds)
+PTS_JSON_DEFINE(ProfileSource, source, approximation, threads_meaning)
+PTS_JSON_DEFINE(CurvePlan, workload, workload_title, fractions_pct, arrival, warmup_seconds,
+                spec_warmup_seconds, interval_seconds, spec_interval_seconds, stop_response_ms,
+                qd1_reference, profile, review)
+PTS_JSON_DEFINE(SweepPlan, workload, workload_title, ramp_seconds, spec_ramp_seconds,
+                interval_seconds, spec_interval_seconds, climb_gain_pct,
+                littles_law_tolerance_pct, profile, review)
 PTS_JSON_DEFINE(Finding, key, label, value, unit, detail)
 PTS_JSON_DEFINE(JobSpec, id, target, offset_bytes, size_bytes, spec)
 PTS_JSON_DEFINE(QosStep, id, label, write_mbps_target, jobs)
@@ -66,9 +76,15 @@ template <> struct PlanKey<WsatPlan> { static constexpr const char* key = "wsat"
 template <> struct PlanKey<HirPlan> { static constexpr const char* key = "hir"; };
 template <> struct PlanKey<XsrPlan> { static constexpr const char* key = "xsr"; };
 template <> struct PlanKey<DirthPlan> { static constexpr const char* key = "dirth"; };
-// Plans added after run.json schema 5 (omit_null) are written only by the plans that hold them,
-// so every earlier record's JSON stays as it was.
-template <> struct PlanKey<QosPlan> { static constexpr const char* key = "qos"; static constexpr bool omit_null = true; };
+template <> struct PlanKey<CurvePlan> { static constexpr const char* key = "curve"; };
+template <> struct PlanKey<SweepPlan> { static constexpr const char* key = "sweep"; };
+template <> struct PlanKey<QosPlan> { static constexpr const char* key = "qos"; };
+/// The plans added after the SNIA tests' are written only when held, so the other tests'
+/// run.json reads as before.
+template <typename P> constexpr bool kNullWhenAbsent = true;
+template <> constexpr bool kNullWhenAbsent<CurvePlan> = false;
+template <> constexpr bool kNullWhenAbsent<SweepPlan> = false;
+template <> constexpr bool kNullWhenAbsent<QosPlan> = false;
 
 template <size_t... I>
 void plans_to_json(nlohmann::json& j, const ProcedurePlan& v, std::index_sequence<I...>) {
@@ -76,7 +92,7 @@ void plans_to_json(nlohmann::json& j, const ProcedurePlan& v, std::index_sequenc
     using P = std::variant_alternative_t<decltype(index)::value, ProcedurePlan>;
     if constexpr (PlanKey<P>::key != nullptr) {
       if (const P* p = std::get_if<P>(&v)) j[PlanKey<P>::key] = *p;
-      else if constexpr (!requires { PlanKey<P>::omit_null; }) j[PlanKey<P>::key] = nullptr;
+      else if (kNullWhenAbsent<P>) j[PlanKey<P>::key] = nullptr;
     }
   };
   (one(std::integral_constant<size_t, I>{}), ...);
@@ -122,7 +138,7 @@ PTS_JSON_DEFINE(CellWindowResult, cell_id, rounds, iops, read_iops,
                 write_iops, mbps, read_mbps, write_mbps,
                 mean_latency_ns, max_latency_ns, p99_999_latency_ns,
                 latency, read_latency, write_latency, percentiles_pooled,
-                cpu_pct)
+                cpu_pct, system_cpu_pct)
 PTS_JSON_DEFINE(FailedCell, round, cell)
 PTS_JSON_DEFINE(SubTestRecord, id, purge, failed_purges, failed_cells, wipc,
                 rounds, complete,

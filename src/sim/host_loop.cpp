@@ -6,6 +6,7 @@
 #include "sim/host_loop.h"
 
 #include <algorithm>
+#include <optional>
 #include <queue>
 #include <string>
 
@@ -29,13 +30,31 @@ constexpr uint32_t kRing = 3 * kBatch;
 
 using Draw = engine::IoDraw;
 
+/// A paced worker's schedule: the fixed one, or the arrivals of a random process
+/// (engine/rate_pacer.h, the io_uring engine's pacers).
+struct Pacing {
+  engine::RatePacer fixed{1.0};
+  std::optional<engine::ArrivalPacer> arrivals;
+  void start(uint64_t t0) { arrivals ? arrivals->start(t0) : fixed.start(t0); }
+  uint64_t allowed(uint64_t t) { return arrivals ? arrivals->allowed(t) : fixed.allowed(t); }
+  uint64_t next_release_ns() { return arrivals ? arrivals->next_release_ns() : fixed.next_release_ns(); }
+  /// The scheduled release of the next I/O to issue.
+  uint64_t due_ns() { return arrivals ? arrivals->release_ns(arrivals->issued()) : fixed.release_ns(fixed.issued()); }
+  void issued() { arrivals ? arrivals->issued(1) : fixed.issued(1); }
+};
+
 struct Worker {
   const engine::WorkerPlan* plan = nullptr;
   engine::Rng rng;
   engine::RandomOffsets random;
   engine::SequentialOffsets sequential;
-  engine::RatePacer pacer{1.0};
+  Pacing pacer;
   bool paced = false;
+  /// Paced: free slots waiting for a release. One of them (the waiter) has a wake-up event at
+  /// the next release; the others are parked without one, so a lightly loaded worker costs an
+  /// event per I/O, not one per free slot.
+  bool waiter = false;
+  std::vector<uint32_t> parked;
   bool issuing = true;
   uint64_t issued_bytes = 0;
   Draw ring[kRing];
@@ -46,7 +65,8 @@ struct Worker {
   explicit Worker(const engine::WorkerPlan& p)
       : plan(&p), rng(p.seed, p.worker_index + 1), random(p), sequential(p) {
     if (p.rate_iops > 0) {
-      pacer = engine::RatePacer(p.rate_iops);
+      if (p.arrival == model::Arrival::Fixed) pacer.fixed = engine::RatePacer(p.rate_iops);
+      else pacer.arrivals.emplace(engine::arrival_pacer(p));
       paced = true;
     }
   }
@@ -115,10 +135,11 @@ class EventQueue {
 struct Slot {
   uint32_t worker = 0;
   bool busy = false;
+  bool waiting = false;  ///< its event is the worker's wake-up for the next release
   bool is_read = false;
   uint32_t bytes = 0;
   uint64_t submit_ns = 0;
-  uint64_t release_ns = 0;  ///< paced: the I/O's scheduled release
+  uint64_t release_ns = 0;  ///< paced: the I/O's scheduled release (latency runs from it)
 };
 
 }  // namespace
@@ -139,7 +160,7 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
                                        std::vector<engine::WorkerStats>* stats) {
   std::vector<std::vector<engine::WorkerStats>> per_job;
   auto out = run_jobs_workload(drive, {SimJob{spec, 0, drive.capacity_bytes()}}, abort, progress, stop_at_event,
-                               stats ? &per_job : nullptr, /*from_schedule=*/false);
+                               stats ? &per_job : nullptr);
   if (stats && out.ok()) *stats = std::move(per_job.front());
   return out;
 }
@@ -147,7 +168,7 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
 core::Result<LoopOutcome> run_jobs_workload(Drive& drive, const std::vector<SimJob>& jobs,
                                             const std::atomic<bool>* abort, const engine::ProgressFn& progress,
                                             uint64_t stop_at_event,
-                                            std::vector<std::vector<engine::WorkerStats>>* stats, bool from_schedule) {
+                                            std::vector<std::vector<engine::WorkerStats>>* stats) {
   if (jobs.empty()) return core::Error(core::ErrorKind::Internal, "a simulated cell needs a job");
   std::vector<engine::WorkerPlan> all_plans;
   std::vector<size_t> job_of;  ///< the job of each plan
@@ -232,11 +253,10 @@ core::Result<LoopOutcome> run_jobs_workload(Drive& drive, const std::vector<SimJ
         // the simulator's own, not the io_uring engine's zeros. It never polls.
         ++st->reaps;
         st->last_completion_ns = t;
-        // Paced jobs of a multi-job cell: from the scheduled release, so a late drive is charged
-        // for the wait (no coordinated omission), the figure from submission kept beside it.
-        const bool scheduled = from_schedule && w.paced;
-        const uint64_t latency = t - (scheduled ? slot.release_ns : slot.submit_ns);
-        if (scheduled) st->submission_latency.record(t - slot.submit_ns);
+        // Paced: from the scheduled release, so a drive that falls behind is charged for the
+        // wait (no coordinated omission); the figure from submission is kept beside it.
+        const uint64_t latency = t - (w.paced ? slot.release_ns : slot.submit_ns);
+        if (w.paced) st->submission_latency.record(t - slot.submit_ns);
         if (slot.is_read) {
           st->read_latency.record(latency);
           ++st->read_ios;
@@ -253,19 +273,35 @@ core::Result<LoopOutcome> run_jobs_workload(Drive& drive, const std::vector<SimJ
     }
     if (stopped || t >= deadline) w.issuing = false;
     if (!w.issuing) continue;
-    uint64_t release_ns = t;
     if (w.issued_bytes >= w.plan->byte_budget) {
       w.issuing = false;
       continue;
     }
+    uint64_t release_ns = t;
     if (w.paced) {
-      if (w.pacer.allowed(t) == 0) {  // not due yet: wake this slot at its release
+      if (slot.waiting) {
+        slot.waiting = false;
+        w.waiter = false;
+      }
+      if (w.pacer.allowed(t) == 0) {  // not due yet: wait for the release, or park
+        if (w.waiter) {
+          w.parked.push_back(s);
+          continue;
+        }
+        w.waiter = slot.waiting = true;
         const uint64_t release = std::min(w.pacer.next_release_ns(), deadline);
         heap.push(((release - t0) << 16) | s);
         continue;
       }
-      release_ns = w.pacer.release_ns(w.pacer.issued());
-      w.pacer.issued(1);
+      release_ns = w.pacer.due_ns();
+      w.pacer.issued();
+      if (!w.waiter && !w.parked.empty()) {  // a parked slot waits for the next release
+        const uint32_t p = w.parked.back();
+        w.parked.pop_back();
+        w.waiter = slots[p].waiting = true;
+        const uint64_t release = std::max(t, std::min(w.pacer.next_release_ns(), deadline));
+        heap.push(((release - t0) << 16) | p);
+      }
     }
     const Draw d = w.next(drive);
     const uint64_t done = d.is_read       ? drive.submit_read(t, d.offset, d.bytes)

@@ -59,14 +59,12 @@ struct SimJob {
 /// queue over all their slots (TC × QD of all jobs together at most kMaxSlots), as
 /// run_workload() runs one. `stats` (may be null) receives one entry per job, each one per
 /// worker. A single job over the whole drive runs exactly as run_workload() runs its spec.
-/// `from_schedule`: a paced worker's latency runs from each I/O's scheduled release (the
-/// submission figure kept beside it), as the io_uring loop measures it; run_workload() keeps
-/// the figure from submission (so single-job results stay as pinned; see docs/simulator.md).
+/// A paced worker's latency runs from each I/O's scheduled release (the submission figure
+/// kept beside it), as the io_uring loop measures it.
 core::Result<LoopOutcome> run_jobs_workload(Drive& drive, const std::vector<SimJob>& jobs,
                                             const std::atomic<bool>* abort, const engine::ProgressFn& progress,
                                             uint64_t stop_at_event,
-                                            std::vector<std::vector<engine::WorkerStats>>* stats,
-                                            bool from_schedule = true);
+                                            std::vector<std::vector<engine::WorkerStats>>* stats);
 
 /// Runs `spec` (seed set) from drive.now(); the drive's clock ends at the last completion.
 /// `abort` (may be null) is polled every 1024 events; `stop_at_event` replays an aborted run

@@ -1,5 +1,5 @@
 // sim/profiles.cpp — the named drives. Every value says where it comes from: a published
-// figure the profile is calibrated to (bench/sim_calibration.sh prints the comparison), a
+// figure the profile is calibrated to (bench/sim_bench.py calibration prints the comparison), a
 // standard (IDEMA LBA counts, PCIe, ONFI), a typical value of the flash generation
 // (assumed, stated as such), or a scaling rule. See docs/simulator.md.
 #include "sim/params.h"
@@ -152,7 +152,7 @@ const std::vector<Profile>& profiles() {
                  demo(), demo_sources});
     v.push_back({"dc-tlc-2t",
                  "a 2 TB enterprise TLC NVMe drive of 2018, calibrated to its published 4 KiB random read/write "
-                 "figures (bench/sim_calibration.sh)",
+                 "figures (bench/sim_bench.py calibration)",
                  dc_tlc_2t(), kTlcSources});
     auto tiny_sources = demo_sources;
     tiny_sources.insert(tiny_sources.begin(), {"capacity", "1 GiB: small enough for unit and end-to-end tests"});

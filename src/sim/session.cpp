@@ -64,9 +64,11 @@ core::Error mismatch(const SimTarget& t, const StateHeader& h) {
 }  // namespace
 
 void encode_spec(const model::AccessSpec& s, ByteWriter& w) {
-  // Bit 0: sequential; bit 1: the non-read I/Os deallocate (a trim workload). A spec without
-  // trim encodes as before, so earlier logs and the pinned digests read the same.
-  w.u8((s.pattern == model::AccessPattern::Sequential ? 1 : 0) | (s.trim ? 2 : 0));
+  // Bit 0: sequential; bit 1: the non-read I/Os deallocate (a trim workload); bit 2: random
+  // arrivals (their process follows the seed). A spec without trim or random arrivals encodes
+  // as before, so earlier logs and the pinned digests read the same.
+  const bool arrivals = s.arrival != model::Arrival::Fixed;
+  w.u8((s.pattern == model::AccessPattern::Sequential ? 1 : 0) | (s.trim ? 2 : 0) | (arrivals ? 4 : 0));
   w.u32(s.read_pct);
   w.u32(s.block_bytes);
   w.u32(static_cast<uint32_t>(s.bs_split.size()));
@@ -92,11 +94,12 @@ void encode_spec(const model::AccessSpec& s, ByteWriter& w) {
   for (uint64_t b : s.stream_start_bytes) w.u64(b);
   w.u64(s.rate_iops);
   w.u64(s.seed);
+  if (arrivals) w.u8(static_cast<uint8_t>(s.arrival));
 }
 
 bool decode_spec(ByteReader& r, model::AccessSpec& s) {
   const uint8_t kind = r.u8();
-  if (kind > 3) return false;
+  if (kind > 7) return false;
   s.pattern = kind & 1 ? model::AccessPattern::Sequential : model::AccessPattern::Random;
   s.trim = kind & 2;
   s.read_pct = r.u32();
@@ -134,6 +137,12 @@ bool decode_spec(ByteReader& r, model::AccessSpec& s) {
   for (uint32_t i = 0; i < streams && !r.failed(); ++i) s.stream_start_bytes.push_back(r.u64());
   s.rate_iops = r.u64();
   s.seed = r.u64();
+  s.arrival = model::Arrival::Fixed;
+  if (kind & 4) {
+    const uint8_t a = r.u8();
+    if (a < 1 || a > 2) return false;
+    s.arrival = static_cast<model::Arrival>(a);
+  }
   return !r.failed();
 }
 

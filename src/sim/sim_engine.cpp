@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "engine/cell_summary.h"
+#include "engine/host_cpu.h"
 #include "sim/host_loop.h"
 #include "sim/sim.h"
 
@@ -56,10 +57,12 @@ class SimEngine final : public engine::IoEngine {
     const DriveCounters before = drive.counters();
     const uint64_t wall_virtual = clock_->wall_ns();
     const engine::CpuTimes cpu0 = process_cpu();
+    const auto host0 = engine::read_host_cpu();
     const uint64_t real0 = core::monotonic_ns();
     std::vector<engine::WorkerStats> stats;
     auto out = run_workload(drive, spec, abort, progress, UINT64_MAX, &stats);
     const engine::CpuTimes cpu1 = process_cpu();
+    const auto host1 = engine::read_host_cpu();
     const double real_s = double(core::monotonic_ns() - real0) / 1e9;
     if (!out.ok()) return out.error();
     const double cpu_s = (cpu1.user_seconds - cpu0.user_seconds) + (cpu1.system_seconds - cpu0.system_seconds);
@@ -76,6 +79,8 @@ class SimEngine final : public engine::IoEngine {
     // two cells is the time the simulated drive saw pass between them.
     last_phase_ = engine::merge_io_phases(ptrs);
     r.started_wall_ns = wall_virtual;
+    // The host simulating the drive, over the real time the cell took (not the drive's time).
+    if (host0 && host1) r.system_cpu_pct = engine::host_cpu_busy_pct(*host0, *host1);
     if (!out->error.empty()) {
       ++r.io_errors;
       if (r.error.empty()) r.error = out->error;

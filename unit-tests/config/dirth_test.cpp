@@ -57,8 +57,29 @@ TEST(DirthDefinition, SweepCellsAndHistogramSubTests) {
   EXPECT_EQ(p.subtests[4].role_index, 2u);
   EXPECT_EQ(p.subtests[0].cells[0].spec.threads, 32u);
   EXPECT_EQ(p.subtests[0].cells[0].spec.queue_depth, 32u);
+  // The preconditioning tracks the first sample of each Round (the one implementation's n01).
+  EXPECT_EQ(p.subtests[0].tracking.at(0).cell_id, "pc-01");
+  // Each histogram's 60 min pre-write runs as 60 one-minute samples, then the 10 min capture.
+  const auto& h = p.subtests[2].cells;
+  ASSERT_EQ(h.size(), 61u);
+  EXPECT_EQ(h[0].id, "prewrite-01");
+  EXPECT_EQ(h[59].id, "prewrite-60");
+  EXPECT_EQ(h[59].spec.seconds, 60);
+  EXPECT_EQ(h[60].id, "capture");
   // PC 25 × 30 min; sweep 25 × (5 + 49) min; 3 × (60 + 10) min
   EXPECT_DOUBLE_EQ(config::estimate_duration(p).rounds_seconds, 25 * 1800.0 + 25 * 54 * 60.0 + 3 * 70 * 60.0);
+}
+
+TEST(DirthDefinition, TheLastSampleOfARoundCanBeTrackedInstead) {
+  auto t = replace(text_of("dirth.toml"), "precondition_tracked_sample = \"first\"", "precondition_tracked_sample = \"last\"");
+  auto d = config::parse_definition(t, kDir + "dirth.toml");
+  ASSERT_TRUE(d.ok()) << d.error().message();
+  auto r = config::resolve_plan(*d, {}, config::nominal_identity(), model::EngineLimits{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->plan.subtests[0].tracking.at(0).cell_id, "pc-30");
+  EXPECT_TRUE(has(problems(replace(text_of("dirth.toml"), "precondition_tracked_sample = \"first\"",
+                                   "precondition_tracked_sample = \"middle\"")),
+                  "precondition_tracked_sample 'middle' must be one of first, last"));
 }
 
 TEST(DirthDefinition, TimeScaleScalesThePhases) {
@@ -130,13 +151,57 @@ TEST(DirthDefinition, EcwRunsTheDirthProcedureWithTheCompositeMix) {
   EXPECT_EQ(model::zones_text(pc.zones), "50/5:30/15:20/80");
   EXPECT_EQ(pc.block_bytes, 65536u);  // the largest of the split
   EXPECT_NE(p.subtests[1].cells[1].label.find("TC 32 / QD 32"), std::string::npos);
-  // 0.5–3.5 KiB I/Os cannot run on a 4096-byte LBA format: refused, naming the workload.
-  auto e = resolve_errors("ecw.toml", {}, config::nominal_identity(1ull << 40, 4096));
-  ASSERT_FALSE(e.empty());
-  EXPECT_NE(e[0].find("[workload.ecw"), std::string::npos) << e[0];
   // A target too small for zone A (5 %) to hold one 64 KiB block.
-  e = resolve_errors("ecw.toml", {}, config::nominal_identity(1ull << 20, 512));
+  auto e = resolve_errors("ecw.toml", {}, config::nominal_identity(1ull << 20, 512));
   EXPECT_TRUE(has(e, "zone 1 (50/5) covers")) << testing::PrintToString(e);
+}
+
+// On a 4096-byte LBA format the 0.5–3.5 KiB I/Os (10 % of the mix) cannot be issued: they are
+// left out, the other shares scaled by 100 / 90 and rounded by largest remainder (74.4, 11.1,
+// 7.8, 3.3, 3.3 → 75, 11, 8, 3, 3), in every cell of both workloads, with one deviation each.
+TEST(DirthDefinition, EcwOnA4096ByteLbaFormatLeavesOutTheSmallSizes) {
+  auto r = resolve("ecw.toml", {}, config::nominal_identity(1ull << 40, 4096));
+  const std::vector<std::pair<uint32_t, uint32_t>> want = {{4096, 75}, {8192, 11}, {16384, 8}, {32768, 3}, {65536, 3}};
+  for (const auto& sub : r.plan.subtests)
+    for (const auto& cell : sub.cells) {
+      std::vector<std::pair<uint32_t, uint32_t>> got;
+      for (const auto& b : cell.spec.bs_split) got.emplace_back(b.bytes, b.percent);
+      EXPECT_EQ(got, want) << sub.id << " " << cell.id;
+      EXPECT_TRUE(cell.applicable);
+    }
+  size_t n = 0;
+  for (const auto& d : r.deviations)
+    if (d.code == "bs-split-lba") {
+      ++n;
+      EXPECT_NE(d.text.find("0.5 KiB (4 %), 1 KiB (1 %)"), std::string::npos) << d.text;
+      EXPECT_NE(d.text.find("10 % of the I/Os, are left out"), std::string::npos) << d.text;
+      EXPECT_NE(d.text.find("× 100 / 90"), std::string::npos) << d.text;
+      EXPECT_NE(d.text.find("4 KiB 67 → 75 %, 8 KiB 10 → 11 %, 16 KiB 7 → 8 %"), std::string::npos) << d.text;
+    }
+  EXPECT_EQ(n, 2u);  // the stimulus and the preconditioning workload
+  EXPECT_NE(r.plan.subtests[1].title.find("5-size block mix"), std::string::npos) << r.plan.subtests[1].title;
+  // On 512-byte sectors nothing is left out and nothing is recorded.
+  auto full = resolve("ecw.toml");
+  EXPECT_FALSE(has_deviation(full, "bs-split-lba"));
+  EXPECT_EQ(full.plan.subtests[1].cells[1].spec.bs_split.size(), 12u);
+}
+
+// PTS 2.0.2 defines client settings (WCE, ActiveRange 75 %); PTS-E 1.1 is the enterprise edition.
+TEST(DirthDefinition, ClientClassUnderPts202OnlyForDirthAndEcw) {
+  for (const char* name : {"dirth.toml", "ecw.toml"}) {
+    config::RunOptions o;
+    o.pts_edition = "pts-2.0.2";
+    o.device_class = "client";
+    auto r = resolve(name, o);
+    EXPECT_TRUE(r.plan.write_cache_enabled) << name;
+    EXPECT_EQ(r.plan.active_range_pct, 75) << name;
+    EXPECT_EQ(r.plan.subtests[1].cells[1].spec.active_range_pct, 75) << name;
+    EXPECT_EQ(r.plan.subtests[1].cells.size(), 50u) << name;  // the same grid
+    o.pts_edition = "pts-e-1.1";
+    auto e = resolve_errors(name, o);
+    EXPECT_TRUE(has(e, "PTS-E 1.1 is the enterprise edition; use --pts pts-2.0.2 for client settings"))
+        << testing::PrintToString(e);
+  }
 }
 
 TEST(DirthDefinition, ZoneSharesNotSummingTo100) {

@@ -32,7 +32,8 @@ TEST(HirDefinition, ResolvesWithTheSpecValues) {
   EXPECT_EQ(h->spec_wait_seconds, (std::vector<double>{5, 10, 15, 25, 50}));
   EXPECT_EQ(h->repetitions, 360u);
   EXPECT_EQ(h->spec_access_a_seconds, 5);
-  EXPECT_EQ(h->spec_access_c_seconds, 1800);
+  EXPECT_EQ(h->spec_access_c_sample_seconds, 5);  // the return to baseline: 360 × 5 s samples (ADATA)
+  EXPECT_EQ(h->access_c_samples, 360u);
 }
 
 TEST(HirDefinition, SubTestsWorstCaseAndNoDeviations) {
@@ -53,7 +54,7 @@ TEST(HirDefinition, SubTestsWorstCaseAndNoDeviations) {
   }
   EXPECT_TRUE(r.deviations.empty());
   EXPECT_GE(p.interpretations.size(), 3u);
-  // 25 × 30 min preconditioning + Σ 360 × (5 + w) + 5 × 1800 s
+  // 25 × 30 min preconditioning + Σ 360 × (5 + w) + 5 × 360 × 5 s
   const double expect = 25 * 30 * 60 + 360.0 * (25 + 105) + 5 * 1800;
   EXPECT_DOUBLE_EQ(config::estimate_duration(p).rounds_seconds, expect);
 }
@@ -67,7 +68,8 @@ TEST(HirDefinition, TimeScaleScalesEveryPhaseAndIsADeviation) {
   EXPECT_DOUBLE_EQ(h->access_a_seconds, 0.005);
   EXPECT_DOUBLE_EQ(h->wait_seconds.back(), 0.05);
   EXPECT_DOUBLE_EQ(h->spec_wait_seconds.back(), 50);
-  EXPECT_DOUBLE_EQ(h->access_c_seconds, 1.8);
+  EXPECT_DOUBLE_EQ(h->access_c_sample_seconds, 0.005);
+  EXPECT_EQ(h->access_c_samples, 360u);  // a count too
   EXPECT_EQ(h->repetitions, 360u);  // a count, not a length
   EXPECT_TRUE(has_deviation(r, "time-scale"));
 }

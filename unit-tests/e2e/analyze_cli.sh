@@ -104,8 +104,8 @@ plan-bad-input)
   has err "--frobnicate: unknown option"
   run 2 plan iops --pts pts-e-1.1 --class client
   has err "PTS-E 1.1 is the enterprise edition"
-  run 2 plan cbw
-  has err "unknown test 'cbw' (known: dirth ecw hir iops latency/lat throughput/tp wsat xsr)"
+  run 2 plan isw
+  has err "unknown test 'isw' (known: dirth ecw/cbw hir iops latency/lat throughput/tp wsat xsr)"
   run 2 plan iops --max-rounds 3
   has err "--max-rounds 3 is shorter than the Measurement Window of 5 Rounds"
   run 2 plan iops --lba-size 8192
@@ -132,7 +132,8 @@ list)
   has out "iops"
   has out "latency, lat"
   has out "throughput, tp"
-  for t in wsat hir xsr dirth ecw; do has out "  $t "; done
+  for t in wsat hir xsr dirth; do has out "  $t "; done
+  has out "  ecw, cbw "
   has out "Enterprise Composite Workload"
   has out "sub-tests: bs1024k, bs128k"
   hasnt out "_template"

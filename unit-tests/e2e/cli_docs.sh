@@ -18,7 +18,7 @@ man)
   [ -s "$B/cli_man.err" ] && bad "man warnings: $(cat "$B/cli_man.err")" || ok "no warnings"
   # Every flag that `COMMAND --help` lists is on the page (both come from one definition).
   plain=$(sed 's/\x1b\[[0-9;]*m//g; s/.\x08//g' <<<"$out")
-  for cmd in list info spec purge run resume report analyze plan; do
+  for cmd in list info spec purge run resume report analyze plan compare check; do
     for flag in $("$P" "$cmd" --help | grep -oE '^  (-h, )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
       grep -q -- "$flag" <<<"$plain" || bad "$cmd $flag missing from the page"
     done
@@ -64,6 +64,8 @@ completion)
   has "--class words" client -- plan iops --class c
   has "--purge words" sanitize-crypto -- purge /dev/null --purge sanitize-c
   has "help COMMAND" analyze -- help an
+  has "compare's options" --allow-mismatch -- compare a b --allow
+  has "check's options" --spec -- check a --sp
   ;;
 install)
   command -v cmake >/dev/null || exit 77
@@ -73,7 +75,8 @@ install)
     { bad "cmake --install: $(tail -5 "$prefix.log")"; }
   rm -f "$prefix.log"
   for f in bin/ptsuite share/man/man1/ptsuite.1 share/bash-completion/completions/ptsuite \
-           share/ptsuite/tests-pts/iops.toml share/ptsuite/templates/iops.toml; do
+           share/ptsuite/tests-pts/iops.toml share/ptsuite/templates/iops.toml \
+           share/ptsuite/tests-pts/requirements/review-lab-shortlist.toml share/ptsuite/fleet/submit.sh; do
     [ -e "$prefix/$f" ] && ok "$f installed" || bad "$f not installed"
   done
   # The installed binary finds the installed definitions (list names their directory) and

@@ -95,7 +95,7 @@ umount "$T/m-ro"
 
 echo "== mounted in another mount namespace only"
 I=$(img ns); loop "$I"; prep_run "$L" "$I" "$T/run-ns"
-must mkfs.ext4 -q "$L"
+must mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$L"
 # The holder's mount must not propagate back to us. `unshare --propagation private` remounts /
 # private, which fails where / is not a mount point (a chroot, as in CI's fresh system), so the
 # mount goes under a private bind mount of our own instead: its copy in the new namespace is

@@ -13,8 +13,10 @@ leave all of it as it was. This script captures, with one ptsuite binary:
                              every sheet's cells and every chart's XML (series refs, titles)
 Volatile values are normalised first (the one place that lists them, VOLATILE_KEYS below): wall
 clock times are shifted to a fixed start (the virtual clock's origin is the state file's creation
-time), CPU use and the simulator's own wall/CPU seconds are zeroed, the random serial, paths, the
-tool's version, host and run id are replaced. Everything else must be equal field for field.
+time), CPU use (the process's and the host's) and the simulator's own wall/CPU seconds are zeroed,
+the random serial, paths, the tool's version, the host (every field of the record's host: the
+report prints it on every page) and run id are replaced. Everything else must be equal field
+for field.
 
   golden_procedures.py capture PTSUITE OUTDIR   capture everything into OUTDIR
   golden_procedures.py compare A B              field-by-field / line-by-line comparison
@@ -55,16 +57,19 @@ RUNS = {
     "throughput": ({}, ["--cell-seconds", "0.2", "--max-rounds", "5"]),
     "latency": ({}, ["--cell-seconds", "0.2", "--max-rounds", "5"]),
     "wsat": ({}, ["--cell-seconds", "0.5", "--time-scale", "0.0001"]),
-    "hir": ({"repetitions": "20", "access_c_seconds": "300"},
+    "hir": ({"repetitions": "20", "access_c_samples": "20"},
             ["--cell-seconds", "0.2", "--max-rounds", "5", "--time-scale", "0.002"]),
     "xsr": ({}, ["--cell-seconds", "0.5", "--time-scale", "0.0001"]),
     "dirth": ({"thread_counts": "[4, 2, 1]", "queue_depths": "[8, 4, 1]", "precondition_round_cells": "10"},
               ["--cell-seconds", "0.2", "--max-rounds", "5", "--time-scale", "0.0002", "--threads", "4", "--oio", "8"]),
     "ecw": ({"thread_counts": "[4, 2, 1]", "queue_depths": "[8, 4, 1]", "precondition_round_cells": "10"},
             ["--cell-seconds", "0.2", "--max-rounds", "5", "--time-scale", "0.0002", "--threads", "4", "--oio", "8"]),
+    # The review-lab workloads (not SNIA PTS tests): a curve of four points and a three-step sweep.
+    "curve-4k-randread": ({"points_pct": "[10, 50, 100, 120]"}, ["--time-scale", "0.0005"]),
+    "sweep-qd": ({"workers": "[1, 4, 16]", "outstanding": "[1, 1, 4]"}, ["--time-scale", "0.0005"]),
 }
 
-ZERO_KEYS = {"cpu_usr_pct", "cpu_sys_pct", "cpu_pct", "sim_wall_seconds", "sim_cpu_seconds"}
+ZERO_KEYS = {"cpu_usr_pct", "cpu_sys_pct", "cpu_pct", "system_cpu_pct", "sim_wall_seconds", "sim_cpu_seconds"}
 FIXED_KEYS = {"tool_version": "VERSION", "git_revision": "REVISION", "run_id": "RUN", "host": "HOST"}
 VOLATILE_KEYS = ZERO_KEYS | set(FIXED_KEYS) | {"*_wall_ns"}
 
@@ -113,14 +118,16 @@ def scaled(work, test, overrides):
 
 
 def normalise(x, text, start, key=""):
+    if key == "host" and isinstance(x, dict):  # the machine that ran the capture: every field fixed
+        return {k: "HOST" if isinstance(v, str) else 0 for k, v in x.items()}
     if isinstance(x, dict):
         return {k: normalise(v, text, start, k) for k, v in x.items()}
     if isinstance(x, list):
         return [normalise(v, text, start, key) for v in x]
     if key in FIXED_KEYS:
         return FIXED_KEYS[key]
-    if key in ZERO_KEYS and isinstance(x, (int, float)):
-        return 0
+    if key in ZERO_KEYS and (x is None or isinstance(x, (int, float))):
+        return 0  # the host's CPU over a cell shorter than one kernel tick is null: volatile too
     if key.endswith("wall_ns") and isinstance(x, int) and x:
         return x - start + FIXED_START_NS
     if isinstance(x, str):

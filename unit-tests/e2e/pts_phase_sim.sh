@@ -5,7 +5,8 @@
 #   wsat   full length on sim:demo (stops at 4 x capacity or 24 h): an FOB plateau, a cliff, and a
 #          steady plateau at least 2 x below the FOB one
 #   hir    --time-scale only: the recovery (Access A IOPS / baseline) grows with the idle length
-#   xsr    --time-scale only: the recovery time is reported and > 0
+#   xsr    --time-scale only: the record states the recovery rule and a recovery time > 0 or
+#          "not recovered" (a finding about the drive: the rule is never loosened for it)
 #   dirth  --time-scale only: MaxIOPS has ART <= the ceiling, and every point demanding more
 #          has its ART over the ceiling or fewer IOPS (its next-higher demand point included)
 # and every workbook opens in LibreOffice with one printed page per report sheet (check_pdf.py).
@@ -80,9 +81,14 @@ elif test == "hir":
 elif test == "xsr":
     st = rec["subtests"][0]
     r = f(st, "recovery_minutes")
-    print("xsr: group means %s MB/s, recovery time %s min" % (
-        ", ".join("%.1f" % f(st, "ag%d_mbps" % g) for g in (1, 2, 3)), r))
-    if r is None or not r > 0: bad.append("recovery time not reported or not > 0")
+    detail = next(x["detail"] for x in st["findings"] if x["key"] == "recovery_minutes")
+    print("xsr: group ends %s MB/s, group 1 mean %.1f MB/s, recovery: %s" % (
+        ", ".join("%.1f" % f(st, "ag%d_last_mbps" % g) for g in (1, 2, 3)), f(st, "recovery_reference_mbps"),
+        "%.3g min" % r if r is not None else detail))
+    # Recovered or not is a finding about the drive; the record must state which, with its rule.
+    if r is None and not detail.startswith("not recovered"): bad.append("no recovery time and no 'not recovered'")
+    if r is not None and not r > 0: bad.append("recovery time not > 0")
+    if "rule:" not in detail: bad.append("the record does not state its recovery rule")
 elif test == "dirth":
     plan = rec["plan"]
     i = next(k for k, s in enumerate(plan["subtests"]) if s["role"] == "dirth-sweep")

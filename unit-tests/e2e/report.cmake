@@ -8,6 +8,8 @@
 #  report_libreoffice_pdf every golden workbook (each template has one) printed to PDF by
 #                         LibreOffice: one printed page per report sheet (+ the Raw pages),
 #                         serial and caption on every page; one page of each kind as PNG
+#  report_pdf_pages       a sim Latency run's `report --format pdf`: the report pages only, the
+#                         raw rows in the xlsx and CSV
 set(pts_report_tests ${CMAKE_CURRENT_LIST_DIR}/../report)
 # Debian's python3-openpyxl serves /usr/bin/python3; prefer it over a python3 earlier in PATH.
 find_program(PTS_REPORT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
@@ -16,6 +18,7 @@ if(NOT PTS_REPORT_PYTHON)
 endif()
 add_executable(report_fixture_tool ${pts_report_tests}/golden_tool/report_fixture_tool.cpp
                                    ${pts_report_tests}/phase_fixtures.cpp
+                                   ${pts_report_tests}/review_fixtures.cpp
                                    ${pts_report_tests}/fixture_record.cpp)
 target_include_directories(report_fixture_tool PRIVATE ${PROJECT_SOURCE_DIR}/unit-tests)
 target_link_libraries(report_fixture_tool PRIVATE pts::report pts::results)
@@ -23,7 +26,7 @@ target_link_libraries(report_fixture_tool PRIVATE pts::report pts::results)
 set(pts_golden_dir ${PROJECT_BINARY_DIR}/report-golden)
 add_test(NAME report_golden_render COMMAND report_fixture_tool ${pts_golden_dir})
 set_tests_properties(report_golden_render PROPERTIES FIXTURES_SETUP report_golden TIMEOUT 120)
-foreach(fixture iops_tv6 iops_not_steady_25 throughput latency iops_interrupted wsat hir xsr dirth ecw)
+foreach(fixture iops_tv6 iops_not_steady_25 throughput latency iops_interrupted wsat hir xsr dirth ecw curve sweep)
   add_test(NAME report_golden_${fixture}
            COMMAND ${PTS_REPORT_PYTHON} ${pts_report_tests}/check_workbook.py ${pts_golden_dir}/${fixture})
   set_tests_properties(report_golden_${fixture} PROPERTIES FIXTURES_REQUIRED report_golden
@@ -47,6 +50,11 @@ add_test(NAME report_libreoffice_pdf COMMAND ${CMAKE_CURRENT_LIST_DIR}/report_li
          ${PTS_REPORT_PYTHON})
 set_tests_properties(report_libreoffice_pdf PROPERTIES FIXTURES_REQUIRED report_golden SKIP_RETURN_CODE 77
                      TIMEOUT 400 RUN_SERIAL TRUE)
+
+# The PDF `report --format pdf` writes: the report pages only; the xlsx and CSV keep every raw row.
+add_test(NAME report_pdf_pages COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/report_pdf_pages.sh $<TARGET_FILE:ptsuite>
+         ${pts_report_tests}/check_pdf.py)
+set_tests_properties(report_pdf_pages PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
 
 # Render benchmark (bench/, not a test): `report_render_bench [RUNS] [OUTDIR]`.
 add_executable(report_render_bench ${PROJECT_SOURCE_DIR}/bench/report_render_bench.cpp

@@ -1,6 +1,10 @@
 # End-to-end tests of the simulated drive (unit-tests/e2e/sim_*.sh): full PTS runs in virtual
-# time on the `tiny` profile, kill -9 + resume against an uninterrupted run, bad input.
-foreach(name sim_run sim_kill_resume sim_bad_input sim_behaviour sim_state_damage sim_trim)
+# time on the `tiny` profile, kill -9 + resume against an uninterrupted run, bad input; DIRTH and
+# ECW (4096-byte sectors, cbw, client class); WSAT's rules (the optional steady-state stop judged
+# on Rounds of 31 samples, no steady-state words without it, the test period by edition, the
+# client class).
+foreach(name sim_run sim_kill_resume sim_bad_input sim_behaviour sim_state_damage sim_trim sim_dirth_ecw
+        sim_wsat_rules)
   add_test(NAME e2e_${name}
            COMMAND bash ${PROJECT_SOURCE_DIR}/unit-tests/e2e/${name}.sh $<TARGET_FILE:ptsuite>)
   set_tests_properties(e2e_${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -168,28 +168,6 @@ TEST(PlanWorkers, SplitsTheByteBudgetExactly) {
   EXPECT_EQ(total, spec.bytes_limit);
 }
 
-TEST(CompletionPolling, AboveLowDepthABriefSpinUnthrottledWithACpuPerWorker) {
-  using engine::depth_spin_ns_for;
-  using engine::kDepthSpinNs;
-  using engine::kLowDepthMaxOio;
-  model::AccessSpec s;
-  s.threads = 1;
-  s.queue_depth = kLowDepthMaxOio;
-  EXPECT_EQ(depth_spin_ns_for(s, 2), 0u);  // low depth: its own budget, see below
-  s.queue_depth = kLowDepthMaxOio + 1;
-  EXPECT_EQ(depth_spin_ns_for(s, 2), kDepthSpinNs);
-  s.queue_depth = 128;
-  EXPECT_EQ(depth_spin_ns_for(s, 2), kDepthSpinNs);
-  EXPECT_EQ(depth_spin_ns_for(s, 1), 0u);  // no spare CPU: sleeps
-  s.threads = 4;
-  s.queue_depth = 32;
-  EXPECT_EQ(depth_spin_ns_for(s, 2), 0u);  // more workers than CPUs: they would spin on each other
-  EXPECT_EQ(depth_spin_ns_for(s, 8), kDepthSpinNs);
-  s.threads = 1;
-  s.rate_iops = 1000;
-  EXPECT_EQ(depth_spin_ns_for(s, 2), 0u);  // paced: sleeps to its schedule
-}
-
 TEST(CompletionPolling, OnlyAtLowDepthUnthrottledWithACpuPerWorker) {
   using engine::completion_poll_ns_for;
   using engine::kLowDepthMaxOio;

@@ -1,5 +1,5 @@
 // unit-tests/pts/hir_test.cpp — the HIR procedure on the fake engine in fake time: the exact
-// Access A / B / C sequence and its timing, the journaled idle records (nothing submitted),
+// Access A / B / C sequence and its timing (Access C as samples back to back), the journaled idle records (nothing submitted),
 // the baseline and recovery findings, a stop during an idle period with resume, and cell gaps
 // that leave the host idle out.
 #include <gtest/gtest.h>
@@ -22,10 +22,21 @@ struct IdleDrive {
   }
 };
 
+/// 3 × (A + B) and 2 Access C samples keep the sequence readable; C samples last 4 s here (the
+/// shipped 5 s, like Access A) so the calls tell A from C.
 model::TestPlan small_hir(const model::DeviceIdentity& id) {
   auto plan = shipped_plan("hir", {}, id);
-  EXPECT_TRUE(plan.params<model::HirPlan>());
-  if (plan.params<model::HirPlan>()) plan.params<model::HirPlan>()->repetitions = 3;  // 3 × (A + B) keeps the sequence readable
+  auto* h = plan.params<model::HirPlan>();
+  EXPECT_TRUE(h);
+  if (!h) return plan;
+  EXPECT_EQ(h->access_c_samples, 360u);
+  EXPECT_EQ(h->access_c_sample_seconds, 5);
+  h->repetitions = 3;
+  h->access_c_samples = 2;
+  h->access_c_sample_seconds = 4;
+  for (auto& s : plan.subtests)
+    for (auto& c : s.cells)
+      if (c.id == "access-c") c.spec.seconds = 4;
   return plan;
 }
 
@@ -41,7 +52,7 @@ TEST(Hir, ExactAccessABCSequenceAndTiming) {
   drive.clock = &rig.clock;
   std::vector<Call> calls;
   rig.engine->on_run = [&](size_t, const model::AccessSpec& s) {
-    calls.push_back({s.seconds == 60 ? "pc" : s.seconds == 5 ? "A" : s.seconds == 1800 ? "C" : "?", rig.clock.now_ns,
+    calls.push_back({s.seconds == 60 ? "pc" : s.seconds == 5 ? "A" : s.seconds == 4 ? "C" : "?", rig.clock.now_ns,
                      s.seconds});
   };
   const auto plan = small_hir(rig.device.id);
@@ -61,16 +72,17 @@ TEST(Hir, ExactAccessABCSequenceAndTiming) {
       EXPECT_EQ(calls[k].what, "A") << "wait " << w << " rep " << rep;
       EXPECT_EQ(calls[k].at_ns - t0, static_cast<uint64_t>(rep * (5 + w) * 1e9)) << "wait " << w << " rep " << rep;
     }
-    ASSERT_LT(k, calls.size());
-    EXPECT_EQ(calls[k].what, "C") << "wait " << w;
-    EXPECT_EQ(calls[k].at_ns - t0, static_cast<uint64_t>(3 * (5 + w) * 1e9)) << "C follows the last idle";
-    ++k;
+    for (uint32_t c = 0; c < 2; ++c, ++k) {  // the return to baseline: samples back to back, no idle
+      ASSERT_LT(k, calls.size());
+      EXPECT_EQ(calls[k].what, "C") << "wait " << w;
+      EXPECT_EQ(calls[k].at_ns - t0, static_cast<uint64_t>((3 * (5 + w) + 4 * c) * 1e9)) << "C sample " << c;
+    }
   }
   EXPECT_EQ(k, calls.size());
-  // The record: per wait state 3 Rounds of A with an idle after each, then C with none.
+  // The record: per wait state 3 Rounds of A with an idle after each, then 2 of C with none.
   for (size_t s = 1; s < 6; ++s) {
     const auto& rec = res.record.subtests[s];
-    ASSERT_EQ(rec.rounds.size(), 4u);
+    ASSERT_EQ(rec.rounds.size(), 5u);
     for (uint32_t r = 0; r < 3; ++r) {
       ASSERT_TRUE(rec.rounds[r].idle_after) << s << "/" << r;
       const auto& idle = *rec.rounds[r].idle_after;
@@ -81,8 +93,13 @@ TEST(Hir, ExactAccessABCSequenceAndTiming) {
       EXPECT_EQ(*idle.engine_ios_before, *idle.engine_ios_after);
       EXPECT_GT(*idle.engine_ios_before, 0u);
     }
-    EXPECT_FALSE(rec.rounds[3].idle_after);
-    EXPECT_EQ(rec.rounds[3].cells.at(0).cell_id, "access-c");
+    for (uint32_t r = 3; r < 5; ++r) {
+      EXPECT_FALSE(rec.rounds[r].idle_after);
+      EXPECT_EQ(rec.rounds[r].cells.at(0).cell_id, "access-c");
+    }
+    // Access C's mean and last sample: IOPS 1000 + 100 × idle before it (the last idle, then none).
+    EXPECT_DOUBLE_EQ(finding_value(rec, "access_c_last_iops"), 1000);
+    EXPECT_DOUBLE_EQ(finding_value(rec, "access_c_iops"), (1000 + 100 * waits[s - 1] + 1000) / 2);
   }
 }
 
@@ -103,7 +120,7 @@ TEST(Hir, HostIdleIsNotCountedAsTheToolsCellGap) {
       gaps += s.rounds[r].cell_gaps_ns.size();
       after_idle += r > 0 && s.rounds[r - 1].idle_after ? s.rounds[r].cell_gaps_ns.size() : 0;
     }
-  EXPECT_EQ(after_idle, 5u * 3u);  // per wait state: A2, A3 and C follow an idle
+  EXPECT_EQ(after_idle, 5u * 3u);  // per wait state: A2, A3 and the first C follow an idle
   EXPECT_GT(gaps, 150u);
   // The idle itself is in the record where it belongs.
   EXPECT_EQ(res.record.subtests[1].rounds[0].idle_after->measured_ns, 5'000'000'000u);
@@ -155,7 +172,7 @@ TEST(Hir, StopDuringIdleRedoesTheIdleOnResume) {
   EXPECT_TRUE(idle.completed);
   EXPECT_EQ(idle.measured_ns, 5'000'000'000u);  // the whole idle again
   EXPECT_EQ(idle.started_wall_ns, rig.clock.wall_base_ns + before);
-  for (size_t s = 1; s < 6; ++s) EXPECT_EQ(second.record.subtests[s].rounds.size(), 4u);
+  for (size_t s = 1; s < 6; ++s) EXPECT_EQ(second.record.subtests[s].rounds.size(), 5u);
 }
 
 TEST(Hir, IdleWithoutEngineCountersIsStillTimedButSaysSo) {

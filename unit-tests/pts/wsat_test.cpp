@@ -1,6 +1,7 @@
 // unit-tests/pts/wsat_test.cpp — the WSAT procedure on the fake engine in fake time: from FOB
 // (one purge, no WIPC), samples back to back, the stop rules (4 × capacity, 24 h, whichever
-// first), the cliff and plateau findings, and resume continuing the same sample count.
+// first; the optional steady state judged on Rounds of 31 samples, never on a flat FOB
+// plateau), the cliff and plateau findings, and resume continuing the same sample count.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -143,7 +144,72 @@ TEST(Wsat, FindingsOnAKnownSeries) {
   EXPECT_DOUBLE_EQ(finding_value(rec, "steady_plateau_iops"), 30);
   EXPECT_DOUBLE_EQ(finding_value(rec, "steady_plateau_art_ms"), 7);  // samples 6-8: 6, 7, 8 ms
   EXPECT_DOUBLE_EQ(finding_value(rec, "steady_plateau_mrt_ms"), 80);
-  EXPECT_DOUBLE_EQ(finding_value(rec, "tgbw_gb"), 8000 / 1e9);
+  EXPECT_DOUBLE_EQ(finding_value(rec, "tgbw_gib"), 8000 / 1073741824.0);  // GiB, as the spec and peers
+}
+
+/// The shipped plan with the steady-state option on, as the resolver makes it (a Tracking
+/// Variable on the sample cell).
+model::TestPlan with_steady_stop(const model::DeviceIdentity& id) {
+  auto plan = shipped_plan("wsat", {}, id);
+  EXPECT_TRUE(plan.subtests.at(0).tracking.empty());  // off by default: nothing to judge
+  plan.params<model::WsatPlan>()->stop_at_steady = true;
+  plan.subtests[0].tracking.push_back({"wsat", model::Metric::Iops, "RND 4 KiB W IOPS (last of each Round of 31)"});
+  return plan;
+}
+
+/// A flat FOB plateau of 100 samples, then a flat steady plateau 4× below.
+double long_fob(const model::AccessSpec&, uint32_t occ) { return occ < 100 ? 20000 : 5000; }
+
+TEST(Wsat, SteadyStopJudgesRoundsOf31NotTheFobPlateau) {
+  Rig rig(long_fob);
+  rig.device.id.capacity_bytes = 1ull << 40;  // 4 × 1 TiB: far beyond the 248 samples' 0.67 TB
+  auto res = rig.start(temp_run_dir("wsat-ss"), with_steady_stop(rig.device.id));
+  ASSERT_FALSE(res.error) << res.error->message();
+  const auto cells = cells_of(res.record, 0);
+  // Tracked samples 31, 62, 93 (FOB), 124, 155, ... (steady): the first window of 5 Rounds
+  // holding only the steady plateau ends at Round 8, sample 248. Five one-minute samples of
+  // the FOB plateau would have "reached steady state" at sample 5.
+  EXPECT_EQ(cells.size(), 248u);
+  const auto& s = res.record.subtests[0];
+  EXPECT_TRUE(s.steady_state_reached);
+  ASSERT_TRUE(s.final_verdict);
+  EXPECT_EQ(s.final_verdict->round, 8u);
+  EXPECT_EQ(s.final_verdict->variables.at(0).window.first_round, 4u);
+  EXPECT_EQ(s.window_first_round, 124u);
+  EXPECT_EQ(s.window_last_round, 248u);
+  EXPECT_NE(find_finding(s, "stop")->detail.find("steady state"), std::string::npos);
+  EXPECT_DOUBLE_EQ(finding_value(s, "ss_window_iops"), 5000);
+  for (const auto& r : s.rounds) EXPECT_EQ(r.verdict.has_value(), r.round % 31 == 0 && r.round >= 155) << r.round;
+}
+
+TEST(Wsat, SteadyStopVerdictOnAKnownSeries) {
+  Rig rig(long_fob);
+  const auto plan = with_steady_stop(rig.device.id);
+  std::vector<model::CellResult> s(31 * 5);
+  for (size_t k = 0; k < s.size(); ++k) s[k].iops = k < 62 ? 1000 : 900;  // Rounds 1-2 at 1000, 3-5 at 900
+  EXPECT_FALSE(runner::wsat_interval_verdict(plan, plan.subtests[0], s, 4));  // before Round 5
+  auto v = runner::wsat_interval_verdict(plan, plan.subtests[0], s, 5);
+  ASSERT_TRUE(v);
+  const auto& a = v->variables.at(0).window;
+  EXPECT_EQ(a.values, (std::vector<double>{1000, 1000, 900, 900, 900}));  // samples 31, 62, 93, 124, 155
+  EXPECT_DOUBLE_EQ(a.data_excursion, 100);
+  EXPECT_DOUBLE_EQ(a.slope, -30);  // least squares over Rounds 1-5
+  EXPECT_FALSE(v->steady);         // slope excursion 120 > 10 % of 940
+  s[92].iops = s[123].iops = s[154].iops = 1000;
+  EXPECT_TRUE(runner::wsat_interval_verdict(plan, plan.subtests[0], s, 5)->steady);
+}
+
+TEST(Wsat, WithoutTheOptionNoVerdictIsRecorded) {
+  Rig rig(fob_then_cliff);
+  rig.device.id.capacity_bytes = 4ull << 30;
+  auto res = rig.start(temp_run_dir("wsat-off"), shipped_plan("wsat", {}, rig.device.id));
+  ASSERT_FALSE(res.error);
+  const auto& s = res.record.subtests[0];
+  EXPECT_FALSE(s.final_verdict);
+  EXPECT_FALSE(s.steady_state_reached);
+  EXPECT_EQ(s.window_last_round, 0u);
+  for (const auto& r : s.rounds) EXPECT_FALSE(r.verdict) << r.round;
+  EXPECT_EQ(find_finding(s, "ss_window_iops"), nullptr);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // unit-tests/pts/xsr_dirth_test.cpp — XSR and DIRTH on the fake engine in fake time. XSR: the
-// three Access Groups for their durations, per-group means and the recovery time. DIRTH:
+// three Access Groups for their durations, the group table (last sample, peaks) and the
+// recovery time by the rule with no tolerance ("not recovered" when no sample reaches it). DIRTH:
 // point selection on a known IOPS surface (checked against a brute-force oracle), the case
 // with no point under the ceiling, the sweep order, and TC = threads / QD = depth per thread
 // reaching the engine unswapped.
@@ -43,16 +44,21 @@ TEST(Xsr, RunsTheThreeGroupsForTheirTimeAndFindsTheRecovery) {
   }
   const auto& s = res.record.subtests[0];
   const double ag1 = 1000.0 * 1048576 / 1e6;
-  EXPECT_NEAR(finding_value(s, "ag1_mbps"), ag1, 1e-6);
+  EXPECT_NEAR(finding_value(s, "recovery_reference_mbps"), ag1, 1e-6);
+  EXPECT_NEAR(finding_value(s, "ag1_last_mbps"), ag1, 1e-6);
+  EXPECT_NEAR(finding_value(s, "ag2_last_mbps"), 5000.0 * 8192 / 1e6, 1e-6);
+  EXPECT_NEAR(finding_value(s, "ag3_last_mbps"), 1100.0 * 1048576 / 1e6, 1e-6);  // its last sample
   EXPECT_EQ(finding_value(s, "ag3_samples"), 48);
-  // Group 3's samples 1..5 run at 500..900 IOPS; sample 6 reaches 1000 (group 1's mean).
-  EXPECT_DOUBLE_EQ(finding_value(s, "recovery_minutes"), 5);
+  // Group 3's samples 1..5 run at 500..900 IOPS; sample 6 reaches 1000 (group 1's mean): the
+  // recovery time runs to that sample's end.
+  EXPECT_DOUBLE_EQ(finding_value(s, "recovery_minutes"), 6);
   EXPECT_DOUBLE_EQ(finding_value(s, "recovery_sample"), 6);
+  EXPECT_NE(find_finding(s, "recovery_minutes")->detail.find("rule: "), std::string::npos);
 }
 
-// Group 1's FOB samples lift its mean above the steady rate group 3 returns to: the shipped
-// reading (recovery_tolerance_pct = 5) still finds the recovery, at the first sample >= 95 %.
-TEST(Xsr, RecoveryToleranceCoversGroupOnesFobSamples) {
+// Group 1's FOB samples lift its mean above the steady rate group 3 returns to: by the rule (no
+// tolerance) group 3 has not recovered, and the record says so (a finding about the drive).
+TEST(Xsr, NoToleranceFobLiftedMeanIsNotRecovered) {
   Rig rig([](const model::AccessSpec& s, uint32_t occ) {
     if (s.pattern == model::AccessPattern::Random) return 5000.0;
     if (occ < 5) return 1200.0;  // FOB
@@ -62,11 +68,45 @@ TEST(Xsr, RecoveryToleranceCoversGroupOnesFobSamples) {
   o.time_scale = 0.1;
   auto res = rig.start(temp_run_dir("xsr-fob"), shipped_plan("xsr", o, rig.device.id));
   ASSERT_FALSE(res.error);
+  EXPECT_EQ(res.record.state, model::RunState::Complete);
   const auto& s = res.record.subtests[0];
   const double mean = (5 * 1200.0 + 43 * 1000.0) / 48 * 1048576 / 1e6;
-  EXPECT_NEAR(finding_value(s, "ag1_mbps"), mean, 1e-6);
-  EXPECT_DOUBLE_EQ(res.record.plan.params<model::XsrPlan>()->recovery_tolerance, 0.05);
-  EXPECT_DOUBLE_EQ(finding_value(s, "recovery_minutes"), 5);  // sample 6: 1000 IOPS >= 0.95 x 1020.8
+  EXPECT_NEAR(finding_value(s, "recovery_reference_mbps"), mean, 1e-6);
+  const auto* f = find_finding(s, "recovery_minutes");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->value);  // 1000 IOPS < 1020.8: not recovered, however close
+  EXPECT_EQ(f->detail.rfind("not recovered", 0), 0u) << f->detail;
+  EXPECT_EQ(find_finding(s, "recovery_sample"), nullptr);
+}
+
+// The group table's peaks: the highest per-sample ART and MRT of each group.
+TEST(Xsr, GroupTablePeaks) {
+  model::XsrPlan x;
+  x.groups = {{"ag1", 60, 60}, {"ag2", 60, 60}, {"ag3", 60, 60}};
+  model::SubTestRecord rec;
+  const char* ids[] = {"ag1", "ag1", "ag2", "ag3"};
+  const double art[] = {1e6, 3e6, 2e6, 4e6};
+  const uint64_t mrt[] = {9'000'000, 5'000'000, 7'000'000, 8'000'000};
+  for (size_t k = 0; k < 4; ++k) {
+    model::RoundRecord r;
+    r.round = static_cast<uint32_t>(k + 1);
+    model::CellResult c;
+    c.cell_id = ids[k];
+    c.mbps = 100.0 * (k + 1);
+    c.seconds = 60;
+    c.latency.mean_ns = art[k];
+    c.latency.max_ns = mrt[k];
+    r.cells.push_back(c);
+    rec.rounds.push_back(r);
+  }
+  model::SubTestRecord out;
+  out.findings = runner::xsr_findings(x, rec);
+  EXPECT_DOUBLE_EQ(finding_value(out, "ag1_last_mbps"), 200);
+  EXPECT_DOUBLE_EQ(finding_value(out, "ag1_peak_art_ms"), 3);
+  EXPECT_DOUBLE_EQ(finding_value(out, "ag1_peak_mrt_ms"), 9);
+  EXPECT_DOUBLE_EQ(finding_value(out, "ag3_peak_mrt_ms"), 8);
+  EXPECT_DOUBLE_EQ(finding_value(out, "recovery_reference_mbps"), 150);
+  EXPECT_DOUBLE_EQ(finding_value(out, "recovery_minutes"), 1);  // 400 >= 150 in group 3's first sample
 }
 
 TEST(Xsr, NeverRecoveredIsSaid) {

@@ -45,6 +45,56 @@ TEST(ReportDocument, IopsSheetsInTemplateOrderWithPageLabels) {
   EXPECT_EQ(d.pages[6].kind, PageKind::Raw);
 }
 
+// The PDF's document: the report pages without the Raw sheet, every label counting the pages
+// that are there.
+TEST(ReportDocument, WithoutRawPagesTheLabelsCountThePagesPrinted) {
+  ReportOptions o;
+  o.report_wall_ns = kReportDate;
+  o.templates_dir = PTS_SOURCE_DIR "/templates";
+  auto d = render_document(fixture::iops_tv6(), o, false);
+  ASSERT_TRUE(d.ok());
+  ASSERT_EQ(d->pages.size(), 6u);
+  for (const auto& p : d->pages) EXPECT_NE(p.kind, PageKind::Raw);
+  EXPECT_EQ(d->pages.back().header.page_label, "Page 6 of 6");
+}
+
+// DIRTH's pages: its pre-writes before each histogram, point by point (a sheet group); the
+// largest TC's QDs vs Round; IOPS and ART vs total OIO with each chart drawing one column.
+TEST(ReportDocument, DirthPagesInTheOrderOfTheSniaPlots) {
+  const Document d = render(fixture::dirth_fixture(false));
+  std::vector<std::string> names;
+  for (const auto& p : d.pages) names.push_back(p.sheet_name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Summary", "PC IOPS", "SS Window 1", "Round Pre-writes",
+                                             "Top TC vs Round", "SS Window 2", "Demand Variation", "Demand Intensity",
+                                             "CPU", "Pre-writes 1", "Histogram 1", "Pre-writes 2", "Histogram 2",
+                                             "Pre-writes 3", "Histogram 3", "IOPS ART vs TOIO", "Readings", "Raw"}));
+  auto page = [&](const std::string& n) -> const Page& {
+    for (const auto& p : d.pages)
+      if (p.sheet_name == n) return p;
+    return d.pages.front();
+  };
+  // Top TC vs Round: TC 4 (the grid's largest), one column per QD 8, 4, 1.
+  const Table& top = page("Top TC vs Round").tables.at(0);
+  ASSERT_EQ(top.columns.size(), 4u);
+  EXPECT_EQ(top.columns[1].key, "tc4-qd8");
+  EXPECT_EQ(top.columns[3].key, "tc4-qd1");
+  // TOIO: 9 points by total OIO ascending (1, 2, 4, 4, 8, 8, 16, 16, 32), more threads first
+  // on a tie: TC 4 / QD 1 before TC 1 / QD 4.
+  const Table& toio = page("IOPS ART vs TOIO").tables.at(0);
+  ASSERT_EQ(toio.rows.size(), 9u);
+  EXPECT_EQ(toio.rows.front()[0].number, 1);
+  EXPECT_EQ(toio.rows.back()[0].number, 32);
+  EXPECT_EQ(toio.rows[2][0].number, 4);
+  EXPECT_EQ(toio.rows[2][3].number, 4);
+  EXPECT_EQ(toio.rows[3][3].number, 1);
+  EXPECT_EQ(page("IOPS ART vs TOIO").charts.at(1).spec.series, std::vector<std::string>{"art_ms"});
+  // Process and system CPU, both as TC × QD matrices.
+  EXPECT_EQ(page("CPU").tables.size(), 2u);
+  // Each histogram page's cumulative share is a chart of its own.
+  EXPECT_EQ(page("Histogram 1").charts.size(), 2u);
+  EXPECT_EQ(page("Histogram 1").charts[1].spec.series, std::vector<std::string>{"cum"});
+}
+
 TEST(ReportDocument, EveryPageCarriesTheHeaderBlock) {
   model::RunRecord rec = fixture::iops_tv6();
   rec.device.pcie_link = {"simulated", 16, 4, 16, 4};

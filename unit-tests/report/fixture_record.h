@@ -40,6 +40,12 @@ model::RunRecord hir_fixture();
 model::RunRecord xsr_fixture();
 model::RunRecord dirth_fixture(bool ecw);
 
+/// The review-lab workloads (review_fixtures.cpp; not SNIA PTS tests): a curve of 12 points
+/// after the review preconditioning (an approximation's profile), and a depth sweep of reads and
+/// writes (1 … 256).
+model::RunRecord curve_fixture();
+model::RunRecord sweep_fixture();
+
 /// Value of `metric` ("iops", "mbps", "mean_latency_ns", "max_latency_ns", "p99_999_ns") of
 /// `cell_id` in Round `round` of sub-test `subtest`, straight from the record (for expectations).
 double cell_value(const model::RunRecord& r, size_t subtest, uint32_t round, const std::string& cell_id,

@@ -104,7 +104,7 @@ model::RunRecord wsat_fixture() {
   st.findings = {fnd("samples", "Samples run", 40, "samples"),
                  fnd("stop", "Stopped because", bytes / rec.device.capacity_bytes, "drive fills",
                      "the time limit (40 min, scaled) came first"),
-                 fnd("tgbw_gb", "Total GB written (TGBW)", bytes / 1e9, "GB"),
+                 fnd("tgbw_gib", "Total GiB written (TGBW)", bytes / 1073741824.0, "GiB"),
                  fnd("fob_plateau_iops", "FOB plateau", fob, "IOPS", "mean IOPS of samples 1-5"),
                  fnd("cliff_sample", "Write cliff", cliff + 1, "sample", "first sample below 50 % of the FOB plateau"),
                  fnd("steady_plateau_iops", "Steady plateau", plateau, "IOPS", "mean IOPS of samples 31-40"),
@@ -127,7 +127,8 @@ model::RunRecord hir_fixture() {
   p.interpretations = {"HIR baseline: the preconditioning's steady-state window average ([hir] baseline)"};
   model::HirPlan h;
   h.repetitions = 6;
-  h.access_c_seconds = 30;
+  h.access_c_sample_seconds = 30;  // one Access C sample of 30 s (the shipped plan: 360 × 5 s)
+  h.access_c_samples = 1;
   h.wait_seconds = {5, 10};
   h.spec_wait_seconds = {5, 10};
   p.procedure_plan = h;
@@ -183,7 +184,8 @@ model::RunRecord hir_fixture() {
                    fnd("baseline_iops", "Baseline", base, "IOPS", "the preconditioning's window average"),
                    fnd("access_a_iops", "Mean IOPS of the writes after idle (Access A)", a_mean, "IOPS"),
                    fnd("recovery_ratio", "Recovery (Access A ÷ baseline)", a_mean / base, "ratio"),
-                   fnd("access_c_iops", "Access C (continuous, back to baseline)", cells.back().iops, "IOPS"),
+                   fnd("access_c_iops", "Access C (back to baseline), mean", cells.back().iops, "IOPS"),
+                   fnd("access_c_last_iops", "Access C, last sample", cells.back().iops, "IOPS"),
                    fnd("access_c_ratio", "Access C ÷ baseline", cells.back().iops / base, "ratio"),
                    fnd("idle_periods_idle", "Idle periods with no I/O", h.repetitions, "periods")};
     rec.subtests.push_back(std::move(st));
@@ -233,12 +235,14 @@ model::RunRecord xsr_fixture() {
   while (rec_k < 9 && cells[20 + rec_k].mbps < mbps[0]) ++rec_k;
   for (int g = 0; g < 3; ++g) {
     const std::string k = "ag" + std::to_string(g + 1), n = "Access Group " + std::to_string(g + 1);
-    st.findings.push_back(fnd(k + "_samples", n + " samples", 10, "samples"));
-    st.findings.push_back(fnd(k + "_mbps", n + " mean throughput", mbps[g], "MB/s"));
-    st.findings.push_back(fnd(k + "_art_ms", n + " mean ART", art[g] / 1e6, "ms"));
+    st.findings.push_back(fnd(k + "_last_mbps", n + ": throughput at its end", cells[10 * g + 9].mbps, "MB/s"));
+    st.findings.push_back(fnd(k + "_peak_art_ms", n + ": ART, peak", art[g] / 1e6, "ms"));
+    st.findings.push_back(fnd(k + "_samples", n + ": samples", 10, "samples"));
   }
-  st.findings.push_back(fnd("recovery_minutes", "Recovery time of Access Group 3", rec_k, "min",
-                            "the first group 3 sample to reach group 1's mean"));
+  st.findings.push_back(fnd("recovery_reference_mbps", "Recovery reference: Access Group 1 mean throughput", mbps[0],
+                            "MB/s"));
+  st.findings.push_back(fnd("recovery_minutes", "Recovery time of Access Group 3", rec_k + 1, "min",
+                            "recovered: the first group 3 sample to reach group 1's mean; rule: ..."));
   st.findings.push_back(fnd("recovery_sample", "First recovered sample of Access Group 3", rec_k + 1, "sample"));
   rec.subtests.push_back(std::move(st));
   rec.ended_wall_ns = clock;

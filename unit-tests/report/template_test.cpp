@@ -92,6 +92,39 @@ TEST(ReportTemplates, PhaseTableKeysCheckedWithFileAndLine) {
   EXPECT_NE(msg.find(path + ":16: [[headline]] with 'finding' takes no 'metric'"), std::string::npos) << msg;
 }
 
+// ECW's template takes DIRTH's pages under its name after a page of its own; a sheet group
+// needs per-sub-test sheets; a filter's threads takes "max" only.
+TEST(ReportTemplates, BasedTemplateAddsItsSheetsFirstAndGroupsAreChecked) {
+  auto ecw = load_template_file(std::string(PTS_SOURCE_DIR) + "/templates/ecw.toml");
+  auto dirth = load_template_file(std::string(PTS_SOURCE_DIR) + "/templates/dirth.toml");
+  ASSERT_TRUE(ecw.ok() && dirth.ok()) << (ecw.ok() ? dirth.error().message() : ecw.error().message());
+  ASSERT_EQ(ecw->sheets.size(), dirth->sheets.size() + 1);
+  EXPECT_EQ(ecw->sheets[0].name, "Access Probabilities");
+  EXPECT_EQ(ecw->sheets[0].title, "ECW – Block Size × LBA Range Access Probabilities");
+  EXPECT_EQ(ecw->sheets[0].tables.at(0).kind, TableKind::AccessMix);
+  for (size_t i = 0; i < dirth->sheets.size(); ++i) EXPECT_EQ(ecw->sheets[i + 1].name, dirth->sheets[i].name);
+  EXPECT_EQ(ecw->sheets[1].title.rfind("ECW – ", 0), 0u) << ecw->sheets[1].title;
+
+  const std::string dir = temp_dir("group-template");
+  const std::string path = dir + "/bad.toml";
+  std::ofstream(path) << "name = \"bad\"\n"                 // 1
+                         "test_name = \"Bad\"\n"            // 2
+                         "[[sheet]]\n"                       // 3
+                         "name = \"S\"\n"                   // 4
+                         "title = \"T\"\n"                  // 5
+                         "group = \"g\"\n"                  // 6 group without repeat = subtest
+                         "  [[sheet.table]]\n"                // 7
+                         "  id = \"c\"\n"                   // 8
+                         "  kind = \"convergence\"\n"       // 9
+                         "  metric = \"iops\"\n"            // 10
+                         "  filter = { threads = \"most\" }\n";  // 11
+  auto t = load_template_file(path);
+  ASSERT_FALSE(t.ok());
+  const std::string msg = t.error().message();
+  EXPECT_NE(msg.find(path + ":6: 'group' lays out sheets sub-test by sub-test"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path + ":11: filter 'threads' takes \"max\""), std::string::npos) << msg;
+}
+
 TEST(ReportTemplates, SyntaxErrorNamesFileAndLine) {
   const std::string dir = temp_dir("syntax");
   std::ofstream(dir + "/x.toml") << "name = \"x\"\n[[sheet]\n";

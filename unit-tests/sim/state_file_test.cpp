@@ -243,9 +243,9 @@ std::vector<RecordAt> log_records(const std::string& bytes) {
 TEST(SimStateFile, EveryDamagedRecordIsRefusedUntouchedNamingItsOffset) {
   // The damage matrix: every record of a log (cells, host idle, Set Features, anchors, clean
   // closes), its length field (the high byte, as a flipped bit would; one more, as a miscount
-  // would) and its checksum: a writable open refuses each (BadInput: exit 2) naming the
-  // record's byte offset, and the file's bytes stay as they were. The last record too: it is
-  // complete by its length, so it is not a torn tail.
+  // would), its header checksum and its checksum: a writable open refuses each (BadInput:
+  // exit 2) naming the record's byte offset, and the file's bytes stay as they were. The last
+  // record too: it is complete by its length, so it is not a torn tail.
   simtest::TempDir dir;
   const auto t = tiny_target(dir.file("d.simdrive"), ",plp=0");
   for (int writer = 0; writer < 2; ++writer) {
@@ -273,6 +273,7 @@ TEST(SimStateFile, EveryDamagedRecordIsRefusedUntouchedNamingItsOffset) {
     const RecordAt& r = records[i];
     for (const Damage& d : {Damage{"length, high byte", r.length_at + 7, 0x40, 0},
                             Damage{"length, one more", r.length_at, 0, 1},
+                            Damage{"header checksum", r.length_at + 8 + 2, 0x08, 0},
                             Damage{"checksum", r.checksum_at + 3, 0x01, 0}}) {
       std::string bytes = good;
       bytes[d.at] = static_cast<char>(d.mask ? uint8_t(bytes[d.at]) ^ d.mask : uint8_t(bytes[d.at]) + d.add);
@@ -288,7 +289,7 @@ TEST(SimStateFile, EveryDamagedRecordIsRefusedUntouchedNamingItsOffset) {
       ++refused;
     }
   }
-  std::printf("damage matrix: %zu records x 3 damages, %d refused, file untouched\n", records.size(), refused);
+  std::printf("damage matrix: %zu records x 4 damages, %d refused, file untouched\n", records.size(), refused);
   // Torn tails, and only those, are dropped: the last record cut anywhere (inside its header,
   // its payload or its checksum), or zero bytes after the last record (an append that never
   // reached the disk).

@@ -163,7 +163,8 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
     e["headlines"].push_back(json::array({label, num_or_null(stored_finding(r, key))}));
   };
   if (name == "wsat") {
-    e["sheets"] = {"Summary", "IOPS vs Time", "IOPS vs TGBW", "IOPS vs TGBW log", "Response Times", "Findings", "Raw"};
+    e["sheets"] = {"Summary",           "IOPS vs Time",   "IOPS vs TGBW", "IOPS vs TGBW log",
+                   "IOPS vs Drive Fills", "Response Times", "Findings",     "Raw"};
     headline_of("FOB plateau IOPS", "fob_plateau_iops");
     headline_of("Steady plateau IOPS", "steady_plateau_iops");
     json rows = json::array();
@@ -176,7 +177,26 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
                            {"caption", "One sample per minute of stimulus (scaled by --time-scale where stated)"},
                            {"rows", rows}});
   } else if (name == "hir") {
-    e["sheets"] = {"Summary", "SS Window 1", "Wait State 1", "Wait State 2", "All Wait States", "Recovery", "Raw"};
+    e["sheets"] = {"Summary",      "Preconditioning", "SS Window 1", "Wait State 1",
+                   "Wait State 2", "All Wait States", "Recovery",    "Raw"};
+    // All wait states on one time axis (idle included, baselines included): per wait state one
+    // column for Access A and one for Access C; x runs on from one wait state into the next.
+    json all = json::array();
+    double t = 0;
+    for (size_t si = 1; si < r.subtests.size(); ++si)
+      for (const auto& round : r.subtests[si].rounds) {
+        for (const auto& c : round.cells) {
+          t += c.seconds;
+          json row = json::array({t / 60, nullptr, nullptr, nullptr, nullptr});
+          row[1 + 2 * (si - 1) + (c.cell_id == "access-c" ? 1 : 0)] = c.iops;
+          all.push_back(row);
+        }
+        if (round.idle_after) t += static_cast<double>(round.idle_after->measured_ns) / 1e9;
+      }
+    e["tables"].push_back({{"sheet", "All Wait States"},
+                           {"caption", "IOPS of every Access A and Access C sample on one time axis; per wait state "
+                                       "one series for Access A and one for its return to baseline (Access C)"},
+                           {"rows", all}});
     const double base = r.subtests[0].final_verdict->variables[0].window.average;
     json rows = json::array();
     for (size_t si = 1; si < r.subtests.size(); ++si) {
@@ -206,8 +226,24 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
                                        "recovery reference)"},
                            {"rows", rows}});
   } else {
-    e["sheets"] = {"Summary", "SS Window 1", "SS Window 2", "Demand Variation", "Demand Intensity", "CPU",
-                   "Histogram 1", "Histogram 2", "Histogram 3", "Readings", "Raw"};
+    // The pages of the one implementation's DIRTH report (P1–P15), the histogram pages after
+    // their pre-writes point by point; ECW's access probabilities first.
+    e["sheets"] = {"Summary", "PC IOPS", "SS Window 1", "Round Pre-writes", "Top TC vs Round", "SS Window 2",
+                   "Demand Variation", "Demand Intensity", "CPU", "Pre-writes 1", "Histogram 1", "Pre-writes 2",
+                   "Histogram 2", "Pre-writes 3", "Histogram 3", "IOPS ART vs TOIO", "Readings", "Raw"};
+    if (name == "ecw") {
+      e["sheets"].insert(e["sheets"].begin() + 1, "Access Probabilities");
+      // Share of all I/Os by size × LBA group: the size's share × the group's, computed here
+      // from the fixture's mix (0.5, 1, 4, 8, 16, 32, 64 KiB; groups 50/30/20 %).
+      json mix = json::array();
+      const std::pair<const char*, double> sizes[] = {{"0.5 KiB", 4}, {"1 KiB", 6},  {"4 KiB", 67}, {"8 KiB", 10},
+                                                      {"16 KiB", 7},  {"32 KiB", 3}, {"64 KiB", 3}};
+      for (const auto& [bs, share] : sizes) mix.push_back({bs, share * 0.5, share * 0.3, share * 0.2, share});
+      mix.push_back({"All block sizes", 50.0, 30.0, 20.0, 100.0});
+      e["tables"].push_back({{"sheet", "Access Probabilities"},
+                             {"caption", "Share of all I/Os (%) by block size and LBA group, as run"},
+                             {"rows", mix}});
+    }
     headline_of("MaxIOPS (highest IOPS with ART ≤ the ceiling)", "max_iops");
     headline_of("MinIOPS (TC 1 / QD 1)", "min_iops");
     json rows = json::array();
@@ -221,6 +257,66 @@ void phase_expectations(const std::string& name, const model::RunRecord& r, json
     e["tables"].push_back({{"sheet", "Demand Variation"},
                            {"caption", "IOPS, mean over the Measurement Window (rows: QD; columns: TC)"},
                            {"header", {"QD (per thread)", "TC 1", "TC 2", "TC 4"}},
+                           {"rows", rows}});
+  }
+}
+
+/// The review-lab workloads (not SNIA PTS tests): every page says so and names ptsuite, not SNIA;
+/// the per-run tables are recomputed here from the raw cells (warm-ups and ramps left out).
+void review_expectations(const std::string& name, const model::RunRecord& r, json& e) {
+  json every = json::array({"ptsuite", "Not a SNIA PTS test: a workload review labs run beside the PTS",
+                            "NOT A SNIA PTS TEST — source: "});
+  for (const auto& x : e["every_sheet_contains"])
+    if (x != "SNIA SSS TWG" && x != "Solid State Storage Performance Test Specification") every.push_back(x);
+  e["every_sheet_contains"] = every;
+  e["report_sheets_contain"] = {"Test Platform", "Device Under Test", "Set-up Parameters", "Test Parameters",
+                                "Preconditioning", "review (the lab's, not the PTS's): fill-64k"};
+  e["every_sheet_absent"] = {"INCOMPLETE", "WDPC"};
+  auto headline_of = [&](const std::string& label, const std::string& key) {
+    e["headlines"].push_back(json::array({label, num_or_null(stored_finding(r, key))}));
+  };
+  const auto& cells = r.subtests.back().rounds.back().cells;
+  auto measured = [](const model::CellResult& c) {
+    const std::string& id = c.cell_id;
+    return id.find("-warmup") == std::string::npos && id.find("-ramp") == std::string::npos;
+  };
+  json rows = json::array();
+  if (name == "curve") {
+    e["sheets"] = {"Summary", "Curve", "Points", "Findings", "Preconditioning", "Raw"};
+    e["every_sheet_contains"].push_back("APPROXIMATION — built from a description of the profile");
+    headline_of("Peak (the maximum run)", "peak_iops");
+    headline_of("Mean response time at the peak", "peak_response_us");
+    double peak = 0;
+    for (const auto& c : cells)
+      if (c.cell_id == "max") peak = c.iops;
+    for (const auto& c : cells) {
+      if (!measured(c)) continue;
+      const bool paced = c.spec.rate_iops > 0;
+      const double offered = static_cast<double>(c.spec.rate_iops);
+      const std::string label = c.cell_id == "qd1" ? "QD 1" : c.cell_id == "max" ? "max"
+                                : std::to_string(std::lround(offered / peak * 100)) + " %";
+      const auto& svc = paced ? c.submission_latency : c.latency;
+      rows.push_back({label, paced ? json(offered) : json("unpaced"), c.iops,
+                      paced ? json(c.iops / offered * 100) : json(nullptr), c.latency.mean_ns / 1e3,
+                      svc.mean_ns / 1e3, c.latency.p99_ns / 1e3, svc.p99_ns / 1e3, c.cpu_usr_pct + c.cpu_sys_pct});
+    }
+    e["tables"].push_back({{"sheet", "Points"},
+                           {"caption", "Every measured run: offered and achieved rate, response and service time "
+                                       "(means and 99th percentiles), CPU"},
+                           {"rows", rows}});
+  } else {
+    e["sheets"] = {"Summary", "vs Depth", "vs Read Share", "Steps", "Findings", "Preconditioning", "Raw"};
+    headline_of("Little's law at every step", "littles_law");
+    headline_of("Writes stop climbing (0 % read), total QD", "climb_stops_rw0");
+    for (const auto& c : cells) {
+      if (!measured(c)) continue;
+      const double depth = static_cast<double>(c.spec.threads) * c.spec.queue_depth;
+      const double little = c.iops * c.latency.mean_ns / 1e9;
+      rows.push_back({c.spec.read_pct, c.spec.threads, c.spec.queue_depth, depth, c.iops, c.latency.mean_ns / 1e3,
+                      c.latency.p99_ns / 1e3, c.cpu_usr_pct + c.cpu_sys_pct, little, little / depth});
+    }
+    e["tables"].push_back({{"sheet", "Steps"},
+                           {"caption", "Each measured step (ramps excluded); Little's law: IOPS × mean latency ≈ total QD"},
                            {"rows", rows}});
   }
 }
@@ -333,6 +429,7 @@ json expectations(const Fixture& f) {
   }
   if (f.name == "wsat" || f.name == "hir" || f.name == "xsr" || f.name == "dirth" || f.name == "ecw")
     phase_expectations(f.name, r, e);
+  if (f.name == "curve" || f.name == "sweep") review_expectations(f.name, r, e);
   // Raw sheet: every Round's every cell.
   size_t cells = 0;
   json spot = json::array();
@@ -366,7 +463,9 @@ int main(int argc, char** argv) {
                               {"hir", fx::hir_fixture()},
                               {"xsr", fx::xsr_fixture()},
                               {"dirth", fx::dirth_fixture(false)},
-                              {"ecw", fx::dirth_fixture(true)}};
+                              {"ecw", fx::dirth_fixture(true)},
+                              {"curve", fx::curve_fixture()},
+                              {"sweep", fx::sweep_fixture()}};
   for (const auto& f : fixtures) {
     const std::string dir = out + "/" + f.name;
     std::filesystem::create_directories(dir);
