@@ -105,7 +105,10 @@ plan-bad-input)
   run 2 plan iops --pts pts-e-1.1 --class client
   has err "PTS-E 1.1 is the enterprise edition"
   run 2 plan isw
-  has err "unknown test 'isw' (known: dirth ecw/cbw hir iops latency/lat throughput/tp wsat xsr)"
+  has err "unknown test 'isw' (known: "
+  for part in " dirth ecw/cbw hir " " iops latency/lat " " throughput/tp wsat xsr)" " curve-sql " " sweep-qd "; do
+    has err "$part"
+  done
   run 2 plan iops --max-rounds 3
   has err "--max-rounds 3 is shorter than the Measurement Window of 5 Rounds"
   run 2 plan iops --lba-size 8192

@@ -13,7 +13,8 @@ leave all of it as it was. This script captures, with one ptsuite binary:
                              every sheet's cells and every chart's XML (series refs, titles)
 Volatile values are normalised first (the one place that lists them, VOLATILE_KEYS below): wall
 clock times are shifted to a fixed start (the virtual clock's origin is the state file's creation
-time), CPU use (the process's and the host's) and the simulator's own wall/CPU seconds are zeroed,
+time), CPU use (the process's and the host's, also as a finding such as a sweep step's
+`*_cpu_pct`) and the simulator's own wall/CPU seconds are zeroed,
 the random serial, paths, the tool's version, the host (every field of the record's host: the
 report prints it on every page) and run id are replaced. Everything else must be equal field
 for field.
@@ -120,6 +121,9 @@ def scaled(work, test, overrides):
 def normalise(x, text, start, key=""):
     if key == "host" and isinstance(x, dict):  # the machine that ran the capture: every field fixed
         return {k: "HOST" if isinstance(v, str) else 0 for k, v in x.items()}
+    if isinstance(x, dict) and isinstance(x.get("key"), str) and "value" in x and \
+            any(x["key"].endswith("_" + z) for z in ZERO_KEYS):  # a finding of CPU use (a sweep step's)
+        return {k: 0 if k == "value" else normalise(v, text, start, k) for k, v in x.items()}
     if isinstance(x, dict):
         return {k: normalise(v, text, start, k) for k, v in x.items()}
     if isinstance(x, list):
