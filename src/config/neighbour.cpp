@@ -99,6 +99,7 @@ const ProcedureRow& neighbour_procedure() {
   static const ProcedureRow row = [] {
     ProcedureRow r;
     r.name = "neighbour";
+    r.not_snia_group = "Quality of service under contention (not SNIA PTS tests: write pressure, noisy neighbour)";
     r.table = "neighbour";
     r.reads = {"workload"};
     r.read = read;

@@ -112,6 +112,7 @@ const ProcedureRow& pressure_procedure() {
   static const ProcedureRow row = [] {
     ProcedureRow r;
     r.name = "pressure";
+    r.not_snia_group = "Quality of service under contention (not SNIA PTS tests: write pressure, noisy neighbour)";
     r.table = "pressure";
     r.reads = {"workload"};
     r.read = read;
