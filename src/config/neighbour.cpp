@@ -22,13 +22,14 @@ struct NeighbourDef {
   std::vector<uint32_t> writers, readers;
   QosRole write, read;
   std::string precondition = "pts-wipc";
+  std::string source;
   int line = 0;
 };
 
 void read(TableReader& r, TestDefinition& d) {
   NeighbourDef n;
   n.line = r.line();
-  std::vector<std::string> keys = {"namespaces", "writers", "readers", "precondition"};
+  std::vector<std::string> keys = {"namespaces", "writers", "readers", "precondition", "source"};
   for (const auto& k : qos_role_keys("write")) keys.push_back(k);
   for (const auto& k : qos_role_keys("read")) keys.push_back(k);
   r.only_keys(std::vector<std::string_view>(keys.begin(), keys.end()));
@@ -38,6 +39,7 @@ void read(TableReader& r, TestDefinition& d) {
   n.write = read_qos_role(r, "write");
   n.read = read_qos_role(r, "read");
   if (auto v = read_precondition(r)) n.precondition = *v;
+  if (auto v = r.string("source", true)) n.source = *v;
   std::set<uint32_t> seen;
   for (auto v : n.writers) seen.insert(v);
   for (auto v : n.readers)
@@ -64,6 +66,7 @@ void resolve(ResolveCtx& c) {
   model::QosPlan q;
   q.kind = "neighbour";
   q.preconditioning = x.precondition;
+  q.profile.source = x.source;
   for (uint32_t n = 1; n <= x.namespaces; ++n) q.namespaces.push_back(n);
   auto job = [&](const QosRole& role, const std::string& prefix, uint32_t nsid) {
     return qos_job(c, role, prefix + std::to_string(nsid), nsid - 1, 0, p.cell_seconds);

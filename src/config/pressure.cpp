@@ -23,6 +23,7 @@ struct PressureDef {
   double floor_us = 20;
   std::string precondition = "pts-wipc";
   bool allow_overlap = false;
+  std::string source;
   int line = 0, steps_line = 0;
 };
 
@@ -30,7 +31,7 @@ void read(TableReader& r, TestDefinition& d) {
   PressureDef p;
   p.line = r.line();
   std::vector<std::string> keys = {"steps_mbps", "cap_fraction", "write_latency_floor_us", "precondition",
-                                   "allow_overlap"};
+                                   "allow_overlap", "source"};
   for (const auto& k : qos_role_keys("write")) keys.push_back(k);
   for (const auto& k : qos_role_keys("read")) keys.push_back(k);
   r.only_keys(std::vector<std::string_view>(keys.begin(), keys.end()));
@@ -51,6 +52,7 @@ void read(TableReader& r, TestDefinition& d) {
   if (auto v = r.number("write_latency_floor_us", 0, true, 1e6)) p.floor_us = *v;
   if (auto v = read_precondition(r)) p.precondition = *v;
   if (auto v = r.boolean("allow_overlap")) p.allow_overlap = *v;
+  if (auto v = r.string("source", true)) p.source = *v;
   d.own_table = p;
 }
 
@@ -73,6 +75,7 @@ void resolve(ResolveCtx& c) {
   q.write_latency_floor_us = x.floor_us;
   q.preconditioning = x.precondition;
   q.allow_overlap = x.allow_overlap;
+  q.profile.source = x.source;
   q.read_jobs = {"read"};
   q.write_jobs = {"write"};
   const uint32_t wbs = model::max_block_bytes(workload_spec(c, c.d.workloads.at(x.write.workload), 1, 1, 1));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/job.h"
+#include "model/review_plan.h"
 
 namespace pts::model {
 
@@ -35,6 +36,9 @@ struct QosPlan {
   double write_latency_floor_us = 0;    ///< the bound a write rate is checked against (TC × QD / floor)
   std::string preconditioning;          ///< the named preconditioning, in words
   bool allow_overlap = false;           ///< jobs may share LBAs where one writes (definition key)
+  /// Where the test comes from (the definition's `source`): the report names it in its "not a
+  /// SNIA PTS test" banner, as it does for the review-lab workloads.
+  ProfileSource profile;
 };
 
 }  // namespace pts::model

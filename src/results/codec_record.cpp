@@ -49,7 +49,7 @@ PTS_JSON_DEFINE(Finding, key, label, value, unit, detail)
 PTS_JSON_DEFINE(JobSpec, id, target, offset_bytes, size_bytes, spec)
 PTS_JSON_DEFINE(QosStep, id, label, write_mbps_target, jobs)
 PTS_JSON_DEFINE(QosPlan, kind, namespaces, steps, read_jobs, write_jobs, cap_fraction, write_latency_floor_us,
-                preconditioning, allow_overlap)
+                preconditioning, allow_overlap, profile)
 PTS_JSON_DEFINE(IdleRecord, requested_ns, measured_ns, started_wall_ns,
                 ended_wall_ns, completed, engine_ios_before,
                 engine_ios_after, kernel_ios_before, kernel_ios_after,

@@ -112,7 +112,8 @@ model::RunRecord pressure_fixture() {
   q.kind = "pressure";
   q.read_jobs = {"read"};
   q.write_jobs = {"write"};
-  q.preconditioning = "the review labs' (a fill, then RND 8 KiB writes)";
+  q.preconditioning = "pts-wipc";
+  q.profile.source = "review lab, fio write pressure";
   model::SubTestPlan sp = steps_subtest("PRESSURE-8K – Read latency under paced 8 KiB writes");
   model::SubTestRecord st;
   st.id = sp.id;
@@ -164,7 +165,8 @@ model::RunRecord neighbour_fixture() {
   q.namespaces = {1, 2, 3, 4, 5, 6};
   q.read_jobs = {"read4", "read5", "read6"};
   q.write_jobs = {"write1", "write2", "write3"};
-  q.preconditioning = "the PTS's (a purge, then WIPC)";
+  q.preconditioning = "pts-wipc";
+  q.profile.source = "review lab, fio noisy neighbour";
   model::SubTestPlan sp = steps_subtest("NEIGHBOUR-6NS – Reads on quiet namespaces beside writers");
   model::SubTestRecord st;
   st.id = sp.id;
