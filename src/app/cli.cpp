@@ -74,9 +74,11 @@ void Definer::argument(const std::string& name, std::string& field, const std::s
   o->default_str(default_text);
 }
 
-void Definer::arguments(const std::string& name, std::vector<std::string>& field, const std::string& help) {
+void Definer::arguments(const std::string& name, std::vector<std::string>& field, const std::string& help,
+                        const std::string& default_text) {
   auto* o = cmd_.add_option(name, field, help);
-  o->expected(0, -1)->default_str("");
+  o->expected(0, -1);
+  o->default_str(default_text);
 }
 
 CLI::Option* Definer::add_value(const std::string& flag, const std::string& value_name, const std::string& help,

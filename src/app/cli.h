@@ -43,12 +43,13 @@ class Definer {
 
   /// The heading of the options defined next ("options" until called).
   Definer& group(const std::string& heading);
+  /// A positional argument that takes every remaining word (NAME as help shows it, e.g.
+  /// "RUNDIR..."), after the single ones; empty when none is given.
+  void arguments(const std::string& name, std::vector<std::string>& field, const std::string& help,
+                 const std::string& default_text = "");
   /// A positional argument (NAME as help shows it, e.g. "TEST"); "" stays when not given.
   void argument(const std::string& name, std::string& field, const std::string& help,
                 const std::string& default_text = "");
-  /// A positional argument that takes every remaining word (NAME as help shows it, e.g.
-  /// "RUNDIR..."); empty when none is given.
-  void arguments(const std::string& name, std::vector<std::string>& field, const std::string& help);
   /// --flag VALUE; the last one given wins.
   void value(const std::string& flag, std::optional<std::string>& field, const std::string& value_name,
              const std::string& help, const std::string& default_text);

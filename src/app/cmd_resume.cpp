@@ -115,7 +115,7 @@ int cmd_resume(const ResumeArgs& args) {
     return fail(e);
   }
   if (!session.quiet) std::fprintf(stderr, "ptsuite resume: %s\n", consent_line(*held).c_str());
-  auto eng = open_engine(*writable, info, /*writable=*/true);
+  auto eng = open_plan_engine(*writable, info, rec.plan, confirm, force_signatures);
   if (!eng.ok()) return fail(eng.error());
   int code = run_session("resume", dir, **eng, held->device(), *writable->clock, *taken->sink, rec.plan, session,
                          [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });

@@ -70,7 +70,7 @@ core::Result<Held> hold_and_plan(const RunInputs& in, bool created) {
     return refuse(core::bad_input("TEST " + in.test + ": no procedure runs '" + h.resolved.plan.test_id +
                                   "' yet (see ptsuite list)"));
   if (!in.session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(*h.target.held).c_str());
-  auto eng = open_engine(h.target, in.info, /*writable=*/true);
+  auto eng = open_plan_engine(h.target, in.info, h.resolved.plan, in.confirm, in.force_signatures);
   if (!eng.ok()) return refuse(eng.error());
   h.engine = std::move(eng.value());
   return h;

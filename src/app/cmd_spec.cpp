@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/access_options.h"
+#include "app/spec_jobs.h"
 #include "app/commands.h"
 #include "app/json_out.h"
 #include "app/target_open.h"
@@ -66,7 +67,12 @@ nlohmann::json simulated_json(const model::CellResult& r) {
           {"sim_wall_seconds", s.sim_wall_seconds},   {"host_pages_written", s.host_pages_written},
           {"nand_pages_written", s.nand_pages_written}, {"gc_pages_copied", s.gc_pages_copied},
           {"erases", s.erases},                       {"write_amplification", s.write_amplification},
-          {"free_superblocks", s.free_superblocks}};
+          {"free_superblocks", s.free_superblocks},
+          {"controller", s.controller ? nlohmann::json{{"read_commands", s.controller->read_commands},
+                                                       {"write_commands", s.controller->write_commands},
+                                                       {"read_bytes", s.controller->read_bytes},
+                                                       {"write_bytes", s.controller->write_bytes}}
+                                      : nlohmann::json(nullptr)}};
 }
 
 /// The kernel's block counters for the cell, or null ("n/a": a file has none).
@@ -251,6 +257,8 @@ int spec_on_sim(const std::string& text, const model::AccessSpec& spec, engine::
   } else {
     auto probe = open_read_only(text);
     if (!probe) return fail(probe.error().messages, core::exit_code(probe.error().kind));
+    // Reads hold the drive shared: a writing ptsuite is refused while they run.
+    if (auto st = probe->sim->hold_shared(); !st.ok()) return fail(st.error().messages, core::exit_code(st.error().kind));
     w.sim = probe->sim;
     w.clock = probe->clock;
   }
@@ -277,7 +285,12 @@ int spec_on_sim(const std::string& text, const model::AccessSpec& spec, engine::
 
 }  // namespace
 
+nlohmann::json spec_result_json(const model::CellResult& r, const engine::TargetInfo& t, const std::string& engine) {
+  return result_json(r, t, engine);
+}
+
 int cmd_spec(const SpecArgs& args) {
+  if (!args.more_targets.empty()) return spec_jobs(args);
   ParsedAccessArgs parsed = parse_access_options(args.access);
   std::vector<std::string> errors = args.errors;
   errors.insert(errors.end(), parsed.errors.begin(), parsed.errors.end());
@@ -360,7 +373,14 @@ int cmd_spec(const SpecArgs& args) {
     for (const auto& [code, text] : held->deviations())
       std::fprintf(stderr, "ptsuite spec: deviation [%s] %s\n", code.c_str(), text.c_str());
     target.target.fd = held->fd();
-  }  // a read-only spec writes nothing: --confirm and --force-signatures have nothing to do
+  } else if (!created) {
+    // A read-only spec writes nothing (--confirm and --force-signatures have nothing to do),
+    // but it holds the target shared, so a writing ptsuite started meanwhile is refused.
+    auto h = device::hold_for_reading(target.target.path, device::AcquireOptions{});
+    if (!h) return fail(h.error().messages, core::exit_code(h.error().kind));
+    held = std::move(h.value());
+    target.target.fd = held->fd();
+  }
   auto eng = engine::open_uring_engine(target.target, spec.read_pct < 100);
   if (!eng) return fail(eng.error().messages, core::exit_code(eng.error().kind));
 

@@ -45,6 +45,15 @@ const std::vector<cli::CommandText> kTexts = {
      "LVM, RAID, partition table). A failed or unverified purge exits 4 unless --accept-purge-failure "
      "is given (then it is recorded as accepted).",
      ""},
+    {"namespaces", "list a controller's namespaces; --create: delete them all and create new ones",
+     "TARGET [--create N --size SIZE --confirm WHAT] [--json]",
+     "Lists the namespaces of TARGET's NVMe controller: NSID, size, LBA format, data in use, attached or not, "
+     "its block device and whether the guard finds it in use. With --create N --size SIZE it deletes every "
+     "namespace and creates N of SIZE each, attached to the controller (NVMe Namespace Management and "
+     "Attachment), guarded like a purge: consent names the drive, every namespace is examined first and any "
+     "one in use or holding a signature refuses it (exit 3, nothing changed); a controller without Namespace "
+     "Management says so (exit 4, nothing changed). The change is printed as a record (--json: as JSON).",
+     ""},
     {"run", "run a PTS test: purge, preconditioning, Rounds to steady state, report",
      "TEST [TARGET] [--out RUNDIR] [--confirm WHAT] [options]",
      "Resolves the plan of TEST for TARGET, asks for consent on anything ptsuite did not create itself, "
@@ -164,13 +173,29 @@ void define_info(CLI::App& c, InfoArgs& a) {
 void define_spec(CLI::App& c, SpecArgs& a) {
   cli::Definer d(c, a.errors);
   d.argument("TARGET", a.target, std::string(kTargetHelp) + "; a missing file is created at --size");
-  define_confirm(d, a.confirm, a.force_signatures, "overwrite TARGET (a spec that writes)");
+  d.arguments("MORE", a.more_targets,
+              "further targets: one job each with the same access spec, all started together and measured over one "
+              "interval (a multi-job cell; sim: targets are namespaces #NSID of one simulated drive)",
+              "none");
+  define_confirm(d, a.confirm, a.force_signatures,
+                 "overwrite TARGET (a spec that writes; several targets: --confirm A,B, one serial per drive)");
+  d.flag("--allow-overlap", a.allow_overlap, "let jobs share the LBAs of a target where one of them writes");
   d.flag("--json", a.json, "print the result as JSON");
   d.group("access-spec options");
   for (const auto& f : access_option_flags()) {
     const std::string flag = f.flag;
     d.each(flag, f.value, f.help, f.default_text, [&a, flag](const std::string& v) { a.access.push_back({flag, v}); });
   }
+}
+
+void define_namespaces(CLI::App& c, NamespacesArgs& a) {
+  cli::Definer d(c, a.errors);
+  d.argument("TARGET", a.target, std::string(kTargetHelp) + " (a namespace of the controller)");
+  d.value("--create", a.create, "N", "delete every namespace of the controller and create N new ones, attached",
+          "list only");
+  d.value("--size", a.size, "SIZE", "each new namespace's size (e.g. 16GiB; with --create)", "none");
+  define_confirm(d, a.confirm, a.force_signatures, "delete every namespace of the drive (with --create)");
+  d.flag("--json", a.json, "print as JSON");
 }
 
 void define_purge(CLI::App& c, PurgeArgs& a) {
@@ -275,6 +300,7 @@ std::vector<std::string>& CommandArgs::problems(const std::string& name) {
   if (name == "info") return info.errors;
   if (name == "spec") return spec.errors;
   if (name == "purge") return purge.errors;
+  if (name == "namespaces") return namespaces.errors;
   if (name == "run") return run.errors;
   if (name == "resume") return resume.errors;
   if (name == "report") return report.errors;
@@ -307,6 +333,7 @@ void define_commands(CLI::App& root, CommandArgs& a) {
     else if (name == "info") define_info(*c, a.info);
     else if (name == "spec") define_spec(*c, a.spec);
     else if (name == "purge") define_purge(*c, a.purge);
+    else if (name == "namespaces") define_namespaces(*c, a.namespaces);
     else if (name == "run") define_run(*c, a.run);
     else if (name == "resume") define_resume(*c, a.resume);
     else if (name == "report") define_report(*c, a.report);

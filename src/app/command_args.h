@@ -45,6 +45,9 @@ struct InfoArgs : ParseProblems {
 
 struct SpecArgs : ParseProblems {
   std::string target;
+  /// Further targets: one job per target, all in one cell (model/job.h), measured together.
+  std::vector<std::string> more_targets;
+  bool allow_overlap = false;  ///< --allow-overlap: jobs may share LBAs of a target where one writes
   AccessArgs access;  ///< the access-spec options
   std::optional<std::string> confirm;
   bool force_signatures = false, json = false;
@@ -54,6 +57,12 @@ struct PurgeArgs : ParseProblems {
   std::string target;
   std::optional<std::string> confirm, purge;
   bool accept_purge_failure = false, force_signatures = false, json = false;
+};
+
+struct NamespacesArgs : ParseProblems {
+  std::string target;
+  std::optional<std::string> create, size, confirm;
+  bool force_signatures = false, json = false;
 };
 
 struct RunArgs : ParseProblems {
@@ -111,6 +120,7 @@ struct CommandArgs {
   InfoArgs info;
   SpecArgs spec;
   PurgeArgs purge;
+  NamespacesArgs namespaces;
   RunArgs run;
   ResumeArgs resume;
   ReportArgs report;

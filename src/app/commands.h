@@ -13,6 +13,7 @@ int cmd_list(const ListArgs& args);
 int cmd_info(const InfoArgs& args);
 int cmd_spec(const SpecArgs& args);
 int cmd_purge(const PurgeArgs& args);
+int cmd_namespaces(const NamespacesArgs& args);
 int cmd_run(const RunArgs& args);
 int cmd_resume(const ResumeArgs& args);
 int cmd_report(const ReportArgs& args);

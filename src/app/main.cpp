@@ -20,6 +20,7 @@ int run_command(const std::string& name, const CommandArgs& a) {
   if (name == "info") return cmd_info(a.info);
   if (name == "spec") return cmd_spec(a.spec);
   if (name == "purge") return cmd_purge(a.purge);
+  if (name == "namespaces") return cmd_namespaces(a.namespaces);
   if (name == "run") return cmd_run(a.run);
   if (name == "resume") return cmd_resume(a.resume);
   if (name == "report") return cmd_report(a.report);

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/guarded_target.h"
+#include "device/nvme_topology.h"
 #include "sim/host_loop.h"
 #include "sim/sim.h"
 
@@ -116,6 +118,60 @@ core::Result<std::unique_ptr<engine::IoEngine>> open_engine(WritableTarget& t, c
   return engine::open_uring_engine(io, writable);
 }
 
+core::Result<std::unique_ptr<engine::IoEngine>> open_plan_engine(WritableTarget& t, const engine::TargetInfo& info,
+                                                                 const model::TestPlan& plan,
+                                                                 const std::optional<std::string>& confirm,
+                                                                 bool force_signatures) {
+  const auto* q = plan.params<model::QosPlan>();
+  if (!q || q->namespaces.empty()) return open_engine(t, info, /*writable=*/true);
+  std::vector<std::string> errors;
+  if (t.sim) {
+    for (uint32_t nsid : q->namespaces) {
+      const sim::NamespaceExtent* ns = t.sim->drive().find_namespace(nsid);
+      if (!ns || !ns->attached)
+        errors.push_back("TARGET " + t.path + ": " + plan.test_id + " runs on namespaces 1 to " +
+                         std::to_string(q->namespaces.size()) + " of the drive, but it has no attached namespace " +
+                         std::to_string(nsid) + " (make them: ptsuite namespaces " + t.sim->target().drive_text() +
+                         " --create " + std::to_string(q->namespaces.size()) + " --confirm SERIAL)");
+    }
+    if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
+    return sim::make_sim_engine(t.sim, t.clock, q->namespaces);
+  }
+  // A real drive: its namespaces by NSID from sysfs; the target's own through its held descriptor.
+  const auto& resolved = t.held->resolved();
+  auto sub = device::subsystem_of_namespace(resolved.block_name);
+  if (!sub.ok()) return core::bad_input("TARGET " + t.path + ": " + plan.test_id + " needs the namespaces of its "
+                                        "controller: " + sub.error().message());
+  std::vector<engine::IoTarget> io;
+  std::vector<bool> writable;
+  for (uint32_t nsid : q->namespaces) {
+    const device::NamespaceNode* node = nullptr;
+    for (const auto& n : sub->namespaces)
+      if (n.nsid == nsid) node = &n;
+    if (!node) {
+      errors.push_back("TARGET " + t.path + ": its controller has no namespace " + std::to_string(nsid) + " (" +
+                       plan.test_id + " needs " + std::to_string(q->namespaces.size()) + ")");
+      continue;
+    }
+    if (node->block == resolved.block_name) {
+      io.push_back(engine_target(*t.held, t.path, info.target.size_bytes, info.target.logical_block_bytes));
+    } else {
+      const std::string path = "/dev/" + node->block;
+      auto ni = engine::inspect_target(path, true);
+      if (!ni.ok()) return ni.error();
+      device::AcquireOptions o = writing_options(confirm, force_signatures);
+      o.ask = nullptr;
+      auto held = device::acquire_target(path, o);
+      if (!held.ok()) return held.error();
+      io.push_back(engine_target(**held, path, ni->target.size_bytes, ni->target.logical_block_bytes));
+      t.siblings.push_back(std::move(held.value()));
+    }
+    writable.push_back(true);
+  }
+  if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
+  return engine::open_uring_engine(io, writable);
+}
+
 void mark_simulated(const WritableTarget& t, model::RunRecord& header) {
   if (!t.sim) return;
   header.virtual_time = true;
@@ -135,6 +191,7 @@ bool close_target(WritableTarget& t, const char* command) {
       saved = false;
     }
   }
+  t.siblings.clear();
   t.held.reset();
   t.sim.reset();
   return saved;

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "core/clock.h"
@@ -53,6 +55,9 @@ struct WritableTarget {
   std::shared_ptr<core::Clock> clock;            ///< the system clock, or the drive's virtual clock
   std::string path;                              ///< as records store it (sim: canonical, with @STATE)
   bool sim_created = false;                      ///< this command created the state file
+  /// The other namespaces of its controller a plan runs on (open_plan_engine), each held
+  /// through the guard as the target is; released with it.
+  std::vector<std::unique_ptr<device::HeldTarget>> siblings;
 };
 
 /// device::acquire_target(target, options) with the `sim:` claimer added.
@@ -62,6 +67,16 @@ core::Result<WritableTarget> acquire_writable(const std::string& target, device:
 /// (`info` is the real target's inspection; unused for a simulated drive).
 core::Result<std::unique_ptr<engine::IoEngine>> open_engine(WritableTarget& t, const engine::TargetInfo& info,
                                                             bool writable);
+
+/// The engine a plan runs on: open_engine(), or for a plan whose cells address several namespaces
+/// of the target's controller (model::QosPlan::namespaces) one engine over all of them — a
+/// simulated drive's namespaces share its session; a real drive's others are held through the
+/// guard with the same --confirm (`confirm`: one serial confirms every namespace of its drive).
+/// BadInput when a namespace does not exist.
+core::Result<std::unique_ptr<engine::IoEngine>> open_plan_engine(WritableTarget& t, const engine::TargetInfo& info,
+                                                                 const model::TestPlan& plan,
+                                                                 const std::optional<std::string>& confirm,
+                                                                 bool force_signatures);
 
 /// Marks a run record as made on a simulated drive: virtual_time, simulated_drive and the
 /// "simulated-drive" deviation (a simulated drive never poses as a real one).

@@ -13,5 +13,7 @@ const ProcedureRow& xsr_procedure();            ///< xsr.cpp
 const ProcedureRow& dirth_procedure();          ///< dirth.cpp: DIRTH and ECW
 const ProcedureRow& curve_procedure();          ///< curve.cpp: latency-vs-load curves (not SNIA)
 const ProcedureRow& sweep_procedure();          ///< sweep.cpp: Iometer-style sweeps (not SNIA)
+const ProcedureRow& pressure_procedure();       ///< pressure.cpp: write pressure (not a PTS test)
+const ProcedureRow& neighbour_procedure();      ///< neighbour.cpp: noisy neighbour (not a PTS test)
 
 }  // namespace pts::config

@@ -12,6 +12,7 @@ std::vector<const ProcedureRow*>& table() {
   static std::vector<const ProcedureRow*> rows = {
       &steady_rounds_procedure(), &wsat_procedure(), &hir_procedure(), &xsr_procedure(), &dirth_procedure(),
       &curve_procedure(), &sweep_procedure(),
+      &pressure_procedure(), &neighbour_procedure(),
   };
   return rows;
 }

@@ -2,6 +2,7 @@
 #include "device/exclusive_open.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,6 +77,44 @@ core::Result<int> open_block_exclusive(const std::string& path, DevNum expected)
     return refused(path + " now names device " + got + ", not the device " + devnum_text(expected) +
                    " the guard examined (the node changed under us)");
   }
+  if (auto st2 = lock_exclusive(fd, path); !st2.ok()) {
+    ::close(fd);
+    return st2.error();
+  }
+  return fd;
+}
+
+core::Status lock_exclusive(int fd, const std::string& path) {
+  int rc = ::flock(fd, LOCK_EX | LOCK_NB);
+  for (int i = 0; rc != 0 && errno == EWOULDBLOCK && i < kSettleTries; ++i) {
+    ::usleep(kSettleMicros);
+    rc = ::flock(fd, LOCK_EX | LOCK_NB);
+  }
+  if (rc == 0) return core::ok_status();
+  const int err = errno;
+  if (err == EWOULDBLOCK)
+    return refused(path + " is being measured by another ptsuite that only reads it (it holds the target's shared "
+                          "lock, flock LOCK_SH): a write now would disturb that measurement", err);
+  return refused("cannot lock " + path + " exclusively (flock: " + std::string(std::strerror(err)) + ")", err);
+}
+
+core::Result<int> open_shared_hold(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    return core::Error(core::ErrorKind::BadInput, "TARGET " + path + ": cannot open it for direct I/O (" +
+                                                      std::strerror(err) + ")", err);
+  }
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd);
+    if (err == EWOULDBLOCK)
+      return core::Error(core::ErrorKind::Refused,
+                         "refused: " + path + " is held by a ptsuite that writes it (its exclusive lock, flock "
+                         "LOCK_EX): a measurement now would be disturbed by it and disturb it; nothing was read", err);
+    return core::Error(core::ErrorKind::Refused, "refused: cannot take the shared lock of " + path + " (flock: " +
+                                                    std::strerror(err) + ")", err);
+  }
   return fd;
 }
 
@@ -127,6 +166,10 @@ core::Result<int> open_file_exclusive(const std::string& path, FileKey expected,
                    std::string(std::strerror(err)) + ")", err);
   }
   (void)::fcntl(fd, F_SETLEASE, F_UNLCK);  // released at once: see held_target.h
+  if (auto st2 = lock_exclusive(fd, path); !st2.ok()) {
+    ::close(fd);
+    return st2.error();
+  }
   return fd;
 }
 

@@ -268,11 +268,57 @@ core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path
     consent.method = "created-by-ptsuite";
     consent.value = created_path.empty() ? path : created_path;
   } else {
-    auto c = check_confirmation(*id, with_identity, o.confirm, o.ask, o.root + "/dev/disk/by-id");
-    if (!c.ok()) return c.error();
-    consent.method = c->method;
-    consent.value = c->value;
+    std::optional<core::Result<model::Consent>> c;
+    if (!o.confirm && !o.confirm_any.empty()) {
+      for (const auto& value : o.confirm_any) {  // any one of them: a drive's serial confirms its namespaces
+        auto tried = check_confirmation(*id, with_identity, value, nullptr, o.root + "/dev/disk/by-id");
+        if (!c || tried.ok()) c = std::move(tried);
+        if (c->ok()) break;
+      }
+    } else {
+      c = check_confirmation(*id, with_identity, o.confirm, o.ask, o.root + "/dev/disk/by-id");
+    }
+    if (!c->ok()) return c->error();
+    consent.method = (*c)->method;
+    consent.value = (*c)->value;
   }
+  held->consent_ = consent;
+  return held;
+}
+
+core::Result<std::unique_ptr<HeldTarget>> hold_for_reading(const std::string& path, const AcquireOptions& o) {
+  auto held = std::make_unique<HeldTarget>();
+  model::Consent consent;
+  consent.method = "read-only";
+  for (const auto& c : o.claimers) {
+    if (path.rfind(c.prefix, 0) != 0 || !c.claim_shared) continue;
+    auto claimed = c.claim_shared(path);
+    if (!claimed.ok()) return claimed.error();
+    held->device_ = std::move(claimed->device);
+    held->claim_ = std::move(claimed->claim);
+    held->resolved_.kind = claimed->kind;
+    held->resolved_.path = path;
+    consent.exclusivity = claimed->exclusivity;
+    break;
+  }
+  if (!held->device_) {
+    auto resolved = resolve_target(path, o.root);
+    if (!resolved.ok()) return resolved.error();
+    held->resolved_ = *resolved;
+    auto dev = make_target(held->resolved_, nullptr);
+    if (!dev.ok()) return dev.error();
+    held->device_ = std::move(dev.value());
+    auto fd = open_shared_hold(held->resolved_.io_path);
+    if (!fd.ok()) return fd.error();
+    held->fd_ = *fd;
+    consent.exclusivity = "O_RDONLY|O_DIRECT descriptor on " + held->resolved_.io_path +
+                          " under a shared lock (flock LOCK_SH), held for the command: a writing ptsuite is refused "
+                          "meanwhile";
+  }
+  auto id = held->device_->identify();
+  if (!id.ok()) return id.error();
+  held->identity_ = *id;
+  consent.value = id->serial;
   held->consent_ = consent;
   return held;
 }

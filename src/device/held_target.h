@@ -53,10 +53,16 @@ struct ClaimedTarget {
 struct TargetClaimer {
   std::string prefix;
   std::function<core::Result<ClaimedTarget>(const std::string& target)> claim;
+  /// The kind's shared hold for a measurement that only reads (hold_for_reading); null: none.
+  std::function<core::Result<ClaimedTarget>(const std::string& target)> claim_shared;
 };
 
 struct AcquireOptions {
   std::optional<std::string> confirm;  ///< --confirm
+  /// Several targets confirmed at once (a multi-job cell): the target is confirmed when any of
+  /// these matches it, so one serial confirms every namespace of its drive. Used when `confirm`
+  /// is empty.
+  std::vector<std::string> confirm_any;
   AskSerialFn ask;                     ///< prompt when --confirm is missing (null: not interactive)
   /// TARGET is a file this command has just created, or (for a claimed kind) ptsuite's own:
   /// no confirmation needed
@@ -88,6 +94,7 @@ class HeldTarget {
 
  private:
   friend core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string&, const AcquireOptions&);
+  friend core::Result<std::unique_ptr<HeldTarget>> hold_for_reading(const std::string&, const AcquireOptions&);
   std::unique_ptr<TargetDevice> device_;
   int fd_ = -1;
   std::shared_ptr<void> claim_;
@@ -100,6 +107,12 @@ class HeldTarget {
 /// The entry point (see the top of this file). Errors: BadInput (no such target, unusable),
 /// Refused (the guard, the exclusive open, signatures, consent), Device (identity unreadable).
 core::Result<std::unique_ptr<HeldTarget>> acquire_target(const std::string& path, const AcquireOptions& options);
+
+/// The shared hold of a measurement that only reads (exclusive_open.h open_shared_hold, or a
+/// claimer's claim_shared): its O_RDONLY|O_DIRECT descriptor and identity; no usage guard,
+/// signatures or consent (nothing is written), consent method "read-only". Refused while a
+/// writing ptsuite holds the target; a writing ptsuite is refused while this is held.
+core::Result<std::unique_ptr<HeldTarget>> hold_for_reading(const std::string& path, const AcquireOptions& options);
 
 /// Examines a namespace that a purge of another one would also erase (Sanitize, a Format that
 /// covers every namespace): the usage guard, an exclusive open (taken and released: nobody,

@@ -75,4 +75,51 @@ AdminCommand sanitize(Sanact action, bool no_deallocate) {
   return c;
 }
 
+AdminCommand namespace_create() {
+  AdminCommand c;
+  c.opcode = kOpNamespaceManagement;
+  c.cdw10 = 0;  // SEL 0: create
+  c.direction = DataDirection::ToDevice;
+  c.data_bytes = kIdentifyBytes;
+  return c;
+}
+
+std::vector<uint8_t> namespace_create_data(uint64_t blocks, uint8_t flbas) {
+  std::vector<uint8_t> d(kIdentifyBytes, 0);
+  for (int i = 0; i < 8; ++i) {
+    d[0 + i] = static_cast<uint8_t>(blocks >> (8 * i));  // NSZE
+    d[8 + i] = static_cast<uint8_t>(blocks >> (8 * i));  // NCAP
+  }
+  d[26] = flbas;
+  return d;
+}
+
+AdminCommand namespace_delete(uint32_t nsid) {
+  AdminCommand c;
+  c.opcode = kOpNamespaceManagement;
+  c.nsid = nsid;
+  c.cdw10 = 1;  // SEL 1: delete
+  return c;
+}
+
+AdminCommand namespace_attach(uint32_t nsid, bool attach) {
+  AdminCommand c;
+  c.opcode = kOpNamespaceAttachment;
+  c.nsid = nsid;
+  c.cdw10 = attach ? 0 : 1;
+  c.direction = DataDirection::ToDevice;
+  c.data_bytes = kIdentifyBytes;
+  return c;
+}
+
+std::vector<uint8_t> namespace_attach_data(uint16_t controller_id) {
+  std::vector<uint8_t> d(kIdentifyBytes, 0);
+  d[0] = 1;  // one identifier
+  d[2] = static_cast<uint8_t>(controller_id);
+  d[3] = static_cast<uint8_t>(controller_id >> 8);
+  return d;
+}
+
+AdminCommand identify_allocated_namespace(uint32_t nsid) { return identify(kCnsAllocatedNamespace, nsid); }
+
 }  // namespace pts::device::nvme

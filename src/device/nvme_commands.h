@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "device/admin_transport.h"
 
@@ -17,6 +18,8 @@ inline constexpr uint8_t kOpSetFeatures = 0x09;
 inline constexpr uint8_t kOpGetFeatures = 0x0A;
 inline constexpr uint8_t kOpFormatNvm = 0x80;
 inline constexpr uint8_t kOpSanitize = 0x84;
+inline constexpr uint8_t kOpNamespaceManagement = 0x0D;
+inline constexpr uint8_t kOpNamespaceAttachment = 0x15;
 
 // Identify CNS values, log page identifiers, feature identifiers.
 inline constexpr uint8_t kCnsNamespace = 0x00;
@@ -24,6 +27,8 @@ inline constexpr uint8_t kCnsController = 0x01;
 inline constexpr uint8_t kCnsActiveNamespaceList = 0x02;
 inline constexpr uint8_t kCnsNsDescriptorList = 0x03;
 inline constexpr uint8_t kCnsAllocatedNamespaceList = 0x10;
+inline constexpr uint8_t kCnsAllocatedNamespace = 0x11;
+inline constexpr uint8_t kCnsControllerList = 0x13;  ///< controllers in the subsystem (from CNTID)
 inline constexpr uint8_t kLidSmart = 0x02;
 inline constexpr uint8_t kLidSanitize = 0x81;
 inline constexpr uint8_t kFidVolatileWriteCache = 0x06;
@@ -76,5 +81,18 @@ AdminCommand format_nvm(uint32_t nsid, const FormatLayout& layout, Ses ses, uint
 /// Sanitize (whole NVM subsystem). `no_deallocate` = NDAS; AUSE is left 0 (no unrestricted
 /// exit), overwrite passes are not used by ptsuite.
 AdminCommand sanitize(Sanact action, bool no_deallocate = false);
+
+/// Namespace Management, create (SEL 0): the 4096-byte host buffer (NSZE, NCAP in blocks of
+/// LBA format `flbas`) is namespace_create_data(); the new NSID comes back in dword 0.
+AdminCommand namespace_create();
+std::vector<uint8_t> namespace_create_data(uint64_t blocks, uint8_t flbas);
+/// Namespace Management, delete (SEL 1) of `nsid` (kNsidAll: every namespace).
+AdminCommand namespace_delete(uint32_t nsid);
+/// Namespace Attachment (SEL 0 attach, 1 detach) of `nsid` to the controllers in the list
+/// namespace_attach_data() makes.
+AdminCommand namespace_attach(uint32_t nsid, bool attach);
+std::vector<uint8_t> namespace_attach_data(uint16_t controller_id);
+/// Identify: a namespace whether attached or not (CNS 11h, needs NS management).
+AdminCommand identify_allocated_namespace(uint32_t nsid);
 
 }  // namespace pts::device::nvme

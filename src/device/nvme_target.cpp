@@ -14,6 +14,7 @@
 #include "device/nvme_decode.h"
 #include "device/held_target.h"
 #include "device/nvme_identity.h"
+#include "device/nvme_namespaces.h"
 #include "device/nvme_topology.h"
 #include "device/pcie_link.h"
 #include "device/sysfs.h"
@@ -261,7 +262,26 @@ class NvmeTarget final : public TargetBase {
     return core::ok_status();
   }
 
+  core::Result<model::NamespaceInventory> namespaces() override { return read_namespaces(namespace_access()); }
+
+  core::Result<model::NamespaceInventory> recreate_namespaces(uint32_t count, uint64_t size_bytes) override {
+    if (held_fd() < 0)
+      return core::Error(core::ErrorKind::Internal, "namespace re-creation without the guard's held descriptor");
+    if (auto g = deps_.guard(target_.block_name); !g.ok()) return g.error();
+    return device::recreate_namespaces(namespace_access(), count, size_bytes);
+  }
+
  private:
+  NamespaceAccess namespace_access() {
+    NamespaceAccess a;
+    a.transport = transport_.get();
+    a.subsystem = [this] { return subsystem(); };
+    a.in_use = [this](const std::string& block) { return deps_.in_use ? deps_.in_use(block) : deps_.guard(block); };
+    a.examine = [this](const std::string& block) { return deps_.sibling_guard(block, force_signatures()); };
+    a.own_block = target_.block_name;
+    return a;
+  }
+
   core::Result<NvmeSubsystem> subsystem() const {
     if (deps_.subsystem) return deps_.subsystem(target_.block_name);
     return subsystem_of_namespace(target_.block_name, deps_.sysfs_root);

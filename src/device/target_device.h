@@ -12,6 +12,7 @@
 #include "core/result.h"
 #include "model/block_access.h"
 #include "model/device.h"
+#include "model/namespaces.h"
 #include "model/purge.h"
 
 namespace pts::device {
@@ -60,6 +61,18 @@ class TargetDevice {
   /// `force_signatures`: the operator's --force-signatures (also for the sibling namespaces a
   /// purge would reach).
   virtual void use_held_descriptor(int /*fd*/, bool /*force_signatures*/) {}
+  /// The namespaces of the target's controller (NVMe); BadInput for targets that have none.
+  virtual core::Result<model::NamespaceInventory> namespaces() {
+    return core::bad_input("this target is not an NVMe namespace: it has no controller whose namespaces to list");
+  }
+  /// Deletes every namespace of the controller and creates `count` of `size_bytes` each,
+  /// attached to it (Namespace Management and Attachment), guarded like a purge: every other
+  /// namespace examined first (in use or holding a signature: Refused, nothing changed); a
+  /// controller without Namespace Management: Device error, nothing changed. Needs the held
+  /// descriptor (acquire_target). Returns the namespaces after.
+  virtual core::Result<model::NamespaceInventory> recreate_namespaces(uint32_t /*count*/, uint64_t /*size_bytes*/) {
+    return core::bad_input("this target is not an NVMe namespace: it has no namespaces to create");
+  }
 };
 
 /// Opens a target by path: an NVMe namespace (/dev/nvmeXnY), its controller (/dev/nvmeX, when

@@ -23,6 +23,9 @@ struct NvmeTargetDeps {
   /// Examines a sibling namespace a purge would also erase (force_signatures: the operator's
   /// --force-signatures). null = `guard` when a test set it, else examine_sibling_namespace().
   std::function<core::Status(const std::string& block_name, bool force_signatures)> sibling_guard;
+  /// Whether a namespace's block device is in use, for the namespace list (ok: not in use).
+  /// null = `guard`.
+  std::function<core::Status(const std::string& block_name)> in_use;
   std::string sysfs_root;  ///< prefix for /sys (the subsystem, WWIDs): "" = the real one
   /// The NVM subsystem of the namespace `block_name` (its controllers and namespaces, for the
   /// purge-reach check). null = sysfs (subsystem_of_namespace); a simulated controller, which

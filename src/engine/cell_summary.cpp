@@ -70,6 +70,40 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
   return r;
 }
 
+model::AccessSpec combined_spec(const std::vector<model::CellResult>& jobs) {
+  model::AccessSpec c = jobs.empty() ? model::AccessSpec{} : jobs.front().spec;
+  uint64_t threads = 0, oio = 0, reads = 0, rate = 0;
+  for (const auto& j : jobs) {
+    const uint64_t o = uint64_t{j.spec.threads} * j.spec.queue_depth;
+    threads += j.spec.threads;
+    oio += o;
+    reads += o * j.spec.read_pct;
+    rate += j.spec.rate_iops;
+  }
+  if (threads) {
+    c.threads = static_cast<uint32_t>(threads);
+    c.queue_depth = static_cast<uint32_t>(std::max<uint64_t>(1, oio / threads));
+    c.read_pct = static_cast<uint32_t>(oio ? reads / oio : c.read_pct);
+  }
+  c.rate_iops = rate;
+  c.stream_start_bytes.clear();
+  return c;
+}
+
+model::CellResult combine_jobs(std::vector<model::CellResult> jobs, const std::vector<const WorkerStats*>& workers,
+                               uint64_t t0_ns, const CpuTimes& cpu) {
+  model::CellResult r = summarize_cell(combined_spec(jobs), workers, t0_ns, cpu);
+  r.stream_end_bytes.clear();
+  for (const auto& j : jobs) {
+    for (const auto& f : j.fidelity_flags)
+      if (std::find(r.fidelity_flags.begin(), r.fidelity_flags.end(), f) == r.fidelity_flags.end())
+        r.fidelity_flags.push_back(f);
+    if (r.error.empty() && !j.error.empty()) r.error = j.job ? j.job->id + ": " + j.error : j.error;
+  }
+  r.jobs = std::move(jobs);
+  return r;
+}
+
 std::optional<IoPhase> merge_io_phases(const std::vector<const WorkerStats*>& workers) {
   std::optional<IoPhase> phase;
   for (const WorkerStats* w : workers) {

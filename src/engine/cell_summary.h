@@ -26,6 +26,19 @@ struct CpuTimes {
 model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vector<const WorkerStats*>& workers,
                                  uint64_t t0_ns, const CpuTimes& cpu);
 
+/// A multi-job cell's combined figures over its jobs' results (each from summarize_cell over
+/// its own workers): every worker's stats merged as one cell (summarize_cell over `workers`,
+/// all jobs' workers, with the spec combined_spec() makes), `cpu` the process's over the cell.
+/// `jobs` are moved into the result's `jobs`; their fidelity flags are collected (each code
+/// once) into the combined result's.
+model::CellResult combine_jobs(std::vector<model::CellResult> jobs, const std::vector<const WorkerStats*>& workers,
+                               uint64_t t0_ns, const CpuTimes& cpu);
+
+/// The spec a multi-job cell's combined result records: the first job's, with TC the jobs'
+/// total, QD their total TC × QD over that TC (rounded down, at least 1), the read share
+/// weighted by each job's TC × QD and the rate the jobs' sum.
+model::AccessSpec combined_spec(const std::vector<model::CellResult>& jobs);
+
 /// The cell's I/O phase: the earliest first submission and the latest last completion of the
 /// workers that submitted anything; nullopt when none did.
 std::optional<IoPhase> merge_io_phases(const std::vector<const WorkerStats*>& workers);

@@ -15,6 +15,7 @@
 #include "model/access_spec.h"
 #include "model/cell.h"
 #include "model/engine_limits.h"
+#include "model/job.h"
 
 namespace pts::engine {
 
@@ -64,6 +65,24 @@ class IoEngine {
                                               const std::atomic<bool>* abort = nullptr,
                                               const ProgressFn& progress = {}) = 0;
 
+  /// Runs a multi-job cell (model/job.h): every job started together (one barrier, one t0),
+  /// measured over one interval on the engine's one clock, each on its target (an index into
+  /// job_targets()) and range. The result holds the cell's combined figures and, in `jobs`,
+  /// each job's own CellResult (histograms, per-second series, kernel counters where its
+  /// target has them and it is the target's only job). Checked before any I/O: job_problems()
+  /// with `allow_overlap`, writes only on writable targets. The default: this engine runs
+  /// single-job cells only (BadInput).
+  virtual core::Result<model::CellResult> run_jobs(const std::vector<model::JobSpec>& jobs, bool allow_overlap,
+                                                   const std::atomic<bool>* abort = nullptr,
+                                                   const ProgressFn& progress = {}) {
+    (void)jobs, (void)allow_overlap, (void)abort, (void)progress;
+    return core::bad_input(describe() + " runs one job per cell");
+  }
+
+  /// The targets run_jobs() may address, in order (size and logical block of each); empty
+  /// when the engine runs single-job cells only.
+  virtual std::vector<model::JobTargetSize> job_targets() const { return {}; }
+
   /// The I/O phase of the last run() (see IoPhase); nullopt when that run submitted nothing
   /// or failed, or when the engine keeps none (the default: the io_uring and the simulated
   /// drive's engines keep it). Never called while run() runs.
@@ -87,5 +106,11 @@ model::EngineLimits uring_engine_limits();
 /// O_RDWR when `writable`) and prepares an io_uring engine. Fails with BadInput when the
 /// target cannot be opened for direct I/O (never falls back to buffered I/O).
 core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const IoTarget& target, bool writable);
+
+/// The same over several targets (each borrowed or opened as above; `writable[i]` for
+/// targets[i]): run() runs on targets[0], run_jobs() on any of them. Each target keeps its
+/// own workers (a ring registers one file) and its own kernel counters.
+core::Result<std::unique_ptr<IoEngine>> open_uring_engine(const std::vector<IoTarget>& targets,
+                                                          const std::vector<bool>& writable);
 
 }  // namespace pts::engine

@@ -40,7 +40,11 @@ class RatePacer {
   uint64_t allowed(uint64_t now_ns) const {
     if (now_ns < t0_ns_) return 0;
     const auto due = static_cast<uint64_t>(static_cast<double>(now_ns - t0_ns_) / interval_ns_) + 1;
-    return due > issued_ ? due - issued_ : 0;
+    if (due > issued_) return due - issued_;
+    // At next_release_ns() itself the division can round below the next whole I/O (the release
+    // time is truncated to a nanosecond): that I/O is due. Without this a caller that waits
+    // until next_release_ns() exactly (the simulated drive's virtual clock) would wait forever.
+    return now_ns >= release_ns(issued_) ? 1 : 0;
   }
   void issued(uint64_t n) { issued_ += n; }
   /// When the next I/O becomes due.

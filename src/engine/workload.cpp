@@ -169,6 +169,15 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
   return plans;
 }
 
+void shift_plans(std::vector<WorkerPlan>& plans, uint64_t base_bytes) {
+  if (base_bytes == 0) return;
+  for (WorkerPlan& p : plans) {
+    p.region_start += base_bytes;
+    p.stream_start += base_bytes;
+    for (uint64_t& s : p.segment_starts) s += base_bytes;
+  }
+}
+
 namespace {
 bool low_depth_with_cpus(const model::AccessSpec& spec, unsigned cpus) {
   return uint64_t{spec.threads} * spec.queue_depth <= kLowDepthMaxOio && spec.rate_iops == 0 && spec.threads < cpus;

@@ -111,6 +111,10 @@ uint64_t active_range_bytes(const model::AccessSpec& spec, const IoTarget& targe
 /// per worker. Every problem is reported at once (ErrorKind::BadInput). spec.seed must be set.
 core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec, const IoTarget& target);
 
+/// A job's plans (plan_workers over its range as the target) moved to where its range starts
+/// on the target: every region, stream and segment start plus `base_bytes`.
+void shift_plans(std::vector<WorkerPlan>& plans, uint64_t base_bytes);
+
 /// Draws one block choice from the table: a multiply, no division, no branch.
 inline const BlockChoice& draw_block(const WorkerPlan& plan, Rng& rng) {
   const auto pick = static_cast<size_t>((static_cast<unsigned __int128>(rng.next()) * 100u) >> 64);

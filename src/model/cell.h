@@ -48,6 +48,14 @@ struct LatencyHistogramRecord {
   std::vector<HistogramBucket> buckets;
 };
 
+/// Host I/O as a simulated controller counts it (its SMART counters' source), over one cell.
+struct ControllerIo {
+  uint64_t read_commands = 0;
+  uint64_t write_commands = 0;
+  uint64_t read_bytes = 0;
+  uint64_t write_bytes = 0;
+};
+
 /// What a simulated drive adds to a cell (absent for real targets). The cell's times are
 /// the drive's virtual time; its CPU figures are the simulator's own; the flash counters are
 /// the ones the write amplification comes from.
@@ -61,6 +69,10 @@ struct SimulatedCell {
   uint64_t erases = 0;             ///< superblock erases in the cell
   double write_amplification = 0;  ///< nand / host pages in the cell (0: no host writes)
   uint32_t free_superblocks = 0;   ///< at the end of the cell
+  /// A multi-job cell (on its combined result only): the host commands and bytes the
+  /// controller itself counted over the cell, all namespaces together, to hold the jobs'
+  /// figures against. Absent on single-job cells (and not written to run.json there).
+  std::optional<ControllerIo> controller;
 };
 
 /// The kernel's own block-layer counters over a cell's I/O phase (/sys/block/<dev>/stat, or
@@ -105,7 +117,19 @@ struct CompletionStats {
   uint64_t probe_poll_ns = 0;
 };
 
-/// Result of running one AccessSpec.
+/// Where one job of a multi-job cell ran (model/job.h): its name in the cell, its target and
+/// its LBA range there. Absent on a single-job cell.
+struct JobPlacement {
+  std::string id;              ///< the job's name in its cell ("read", "write", "ns3")
+  std::string target;          ///< the target as records store it (sim: canonical, with #NSID)
+  uint32_t target_index = 0;   ///< which of the cell's targets (0-based, in the order given)
+  uint64_t offset_bytes = 0;   ///< the job's range on the target: [offset, offset + size)
+  uint64_t size_bytes = 0;
+};
+
+/// Result of running one AccessSpec, or of one multi-job cell (then `jobs` holds each job's
+/// own result and this one the cell's combined figures: I/Os, bytes and rates summed,
+/// histograms merged, over the one interval all jobs were measured on).
 struct CellResult {
   std::string cell_id;        ///< e.g. "rw65-bs4096"; empty for ad-hoc specs
   AccessSpec spec;            ///< as run, with the seed actually used
@@ -164,6 +188,11 @@ struct CellResult {
   uint64_t io_errors = 0;
   std::string error;          ///< first I/O error, if any
   std::optional<SimulatedCell> simulated;  ///< set by the simulated drive's engine only
+  /// A job of a multi-job cell: where it ran (absent on a single-job cell and on the combined
+  /// result). Its CPU figures are 0: CPU is the process's, on the combined result only.
+  std::optional<JobPlacement> job;
+  /// A multi-job cell's jobs, in the order they were given (empty for a single-job cell).
+  std::vector<CellResult> jobs;
 };
 
 }  // namespace pts::model

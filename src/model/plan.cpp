@@ -15,6 +15,7 @@ constexpr std::pair<SubTestRole, const char*> kRoles[] = {
     {SubTestRole::ReviewPrecondition, "review-precondition"},
     {SubTestRole::CurvePoints, "curve-points"},
     {SubTestRole::SweepSteps, "sweep-steps"},
+    {SubTestRole::QosSteps, "qos-steps"},
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "model/hir_plan.h"
 #include "model/purge.h"
 #include "model/review_plan.h"
+#include "model/qos_plan.h"
 #include "model/wsat_plan.h"
 #include "model/xsr_plan.h"
 
@@ -46,7 +47,8 @@ enum class SubTestRole {
   DirthHistogram,  ///< "dirth-histogram": pre-write + capture at a chosen point
   ReviewPrecondition,  ///< "review-precondition": the review labs' preconditioning steps, once each
   CurvePoints,     ///< "curve-points": max rate, then paced points at fractions of it
-  SweepSteps       ///< "sweep-steps": ramp + measured interval per step
+  SweepSteps,      ///< "sweep-steps": ramp + measured interval per step
+  QosSteps         ///< "qos-steps": purge, preconditioning, then one multi-job cell per step
 };
 
 /// "" for SteadyRounds, "wsat-samples", ... as in run.json and templates/*.toml.
@@ -86,7 +88,7 @@ struct SteadyRoundsPlan {};
 /// What a procedure adds to the plan: exactly one procedure's own parameters. A procedure with
 /// parameters of its own adds its plan type here (and its JSON key in results/codec_record.cpp).
 using ProcedurePlan = std::variant<SteadyRoundsPlan, WsatPlan, HirPlan, XsrPlan, DirthPlan,
-                                   CurvePlan, SweepPlan>;
+                                   CurvePlan, SweepPlan, QosPlan>;
 
 /// A resolved test plan.
 struct TestPlan {

@@ -7,6 +7,7 @@
 #include "pts/sweep.h"
 #include "pts/dirth.h"
 #include "pts/hir.h"
+#include "pts/qos.h"
 #include "pts/steady_rounds.h"
 #include "pts/wsat.h"
 #include "pts/xsr.h"
@@ -23,6 +24,7 @@ std::vector<ProcedureEntry>& table() {
   static const DirthProcedure dirth;
   static const CurveProcedure curve;
   static const SweepProcedure sweep;
+  static const QosProcedure qos;
   static std::vector<ProcedureEntry> rows = {
       {&config::steady_rounds_procedure(), &steady_rounds},
       {&config::wsat_procedure(), &wsat},
@@ -31,6 +33,8 @@ std::vector<ProcedureEntry>& table() {
       {&config::dirth_procedure(), &dirth},
       {&config::curve_procedure(), &curve},
       {&config::sweep_procedure(), &sweep},
+      {&config::pressure_procedure(), &qos},
+      {&config::neighbour_procedure(), &qos},
   };
   return rows;
 }

@@ -114,6 +114,25 @@ core::Status RunContext::check_identity(const std::string& before_what) {
 
 core::Result<EngineRun> RunContext::run_engine(const model::AccessSpec& spec, bool abort_on_stop,
                                                const CellPosition& pos) {
+  // Sequential streams continue where the last sequential run of this sub-test left them.
+  model::AccessSpec run_spec = spec;
+  if (run_spec.pattern == model::AccessPattern::Sequential && run_spec.stream_start_bytes.empty())
+    run_spec.stream_start_bytes = stream_resume_point(record(), pos.subtest, run_spec);
+  return measured(abort_on_stop, pos, [&](const std::atomic<bool>* abort, const engine::ProgressFn& progress) {
+    return env_.engine.run(run_spec, abort, progress);
+  });
+}
+
+core::Result<EngineRun> RunContext::run_engine_jobs(const std::vector<model::JobSpec>& jobs, bool allow_overlap,
+                                                    bool abort_on_stop, const CellPosition& pos) {
+  return measured(abort_on_stop, pos, [&](const std::atomic<bool>* abort, const engine::ProgressFn& progress) {
+    return env_.engine.run_jobs(jobs, allow_overlap, abort, progress);
+  });
+}
+
+core::Result<EngineRun> RunContext::measured(
+    bool abort_on_stop, const CellPosition& pos,
+    const std::function<core::Result<model::CellResult>(const std::atomic<bool>*, const engine::ProgressFn&)>& go) {
   abort_flag_.store(false);
   // The engine watches one flag; a watcher would cost a thread, so the flag it watches is
   // the operator's own: abort_now for cells, stop_after_cell for WIPC.
@@ -126,11 +145,7 @@ core::Result<EngineRun> RunContext::run_engine(const model::AccessSpec& spec, bo
   EngineRun out;
   const uint64_t called_ns = env_.clock.monotonic_ns();
   const uint64_t start_wall = env_.clock.wall_ns();
-  // Sequential streams continue where the last sequential run of this sub-test left them.
-  model::AccessSpec run_spec = spec;
-  if (run_spec.pattern == model::AccessPattern::Sequential && run_spec.stream_start_bytes.empty())
-    run_spec.stream_start_bytes = stream_resume_point(record(), pos.subtest, run_spec);
-  auto result = env_.engine.run(run_spec, abort, progress);
+  auto result = go(abort, progress);
   const uint64_t returned_ns = env_.clock.monotonic_ns();
   // The gap is the drive's idle time, from the engine's I/O phase, which it measures on the
   // run's monotonic clock (IoPhase): the io_uring engine and the simulated drive's report one

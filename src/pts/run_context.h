@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,11 @@ class RunContext {
   /// continues where the sub-test's last sequential run left its streams (stream_positions.h).
   core::Result<EngineRun> run_engine(const model::AccessSpec& spec, bool abort_on_stop, const CellPosition& pos);
 
+  /// Runs a multi-job cell (model/job.h) on the engine (IoEngine::run_jobs) with the same gap
+  /// measurement as run_engine(); the first Ctrl-C aborts it only when `abort_on_stop`.
+  core::Result<EngineRun> run_engine_jobs(const std::vector<model::JobSpec>& jobs, bool allow_overlap,
+                                          bool abort_on_stop, const CellPosition& pos);
+
   /// The procedure idled the host for `measured_ns` (HIR's Access B, kept as the Round's
   /// idle_after): the next run's gap leaves it out, as it is not the tool's.
   void procedure_idle(uint64_t measured_ns) { procedure_idle_ns_ += measured_ns; }
@@ -83,6 +89,11 @@ class RunContext {
   uint64_t procedure_idle_ns_ = 0;  ///< host idle the procedure asked for since that run
   std::vector<uint64_t> round_gaps_;
   std::atomic<bool> abort_flag_{false};  ///< what the engine watches
+  /// run_engine()'s and run_engine_jobs()' common part: `go` runs the engine with the abort
+  /// flag and progress callback, the gap is measured around it.
+  core::Result<EngineRun> measured(bool abort_on_stop, const CellPosition& pos,
+                                   const std::function<core::Result<model::CellResult>(
+                                       const std::atomic<bool>*, const engine::ProgressFn&)>& go);
 };
 
 }  // namespace pts::runner

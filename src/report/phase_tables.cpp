@@ -39,6 +39,7 @@ const char* axis_header(SampleAxis x) {
     case SampleAxis::DriveFills: return "Drive fills (written ÷ user capacity)";
     case SampleAxis::Sample: return "Sample";
     case SampleAxis::Round: return "Round";
+    case SampleAxis::WriteMbps: return "Write MB/s achieved";
   }
   return "";
 }
@@ -50,6 +51,7 @@ const char* axis_format(SampleAxis x) {
     case SampleAxis::DriveFills: return "0.000";
     case SampleAxis::Sample: return "0";
     case SampleAxis::Round: return "0.00";
+    case SampleAxis::WriteMbps: return "#,##0.0";
   }
   return "General";
 }
@@ -101,6 +103,7 @@ double x_of(const Sample& s, SampleAxis x) {
     case SampleAxis::DriveFills: return s.fills;
     case SampleAxis::Sample: return s.index;
     case SampleAxis::Round: return s.round;
+    case SampleAxis::WriteMbps: return s.cell->write_mbps;
   }
   return 0;
 }
@@ -380,8 +383,45 @@ const model::Finding* find_finding(const model::RunRecord& record, const std::ve
   return nullptr;
 }
 
+/// A multi-job cell's jobs: a row per job whose id starts with the prefix (x = the number its
+/// id ends with, a namespace), a column per cell of the sub-tests (a step) = the metric.
+Table jobs_table(const TableSpec& spec, const Scope& scope) {
+  const model::RunRecord& rec = *scope.record;
+  Table t;
+  t.columns.push_back({"x", "Job (namespace)", "0"});
+  std::vector<const model::CellResult*> cells;
+  for (size_t si : scope.subtests)
+    if (const auto* st = record_for(rec, rec.plan.subtests[si]))
+      for (const auto& r : st->rounds)
+        for (const auto& c : r.cells)
+          if (!c.jobs.empty()) {
+            cells.push_back(&c);
+            t.columns.push_back({c.cell_id, c.cell_id + ": " + metric_header(spec.metrics[0]), fmt_of(spec.metrics[0])});
+          }
+  std::vector<std::string> ids;
+  for (const auto* c : cells)
+    for (const auto& j : c->jobs)
+      if (j.job && j.job->id.rfind(spec.job_prefix, 0) == 0 &&
+          std::find(ids.begin(), ids.end(), j.job->id) == ids.end())
+        ids.push_back(j.job->id);
+  for (const auto& id : ids) {
+    const size_t digits = id.find_last_not_of("0123456789") + 1;
+    std::vector<TableCell> row{digits < id.size() ? TableCell::num(std::stod(id.substr(digits))) : TableCell::str(id)};
+    for (const auto* c : cells) {
+      TableCell v;
+      for (const auto& j : c->jobs)
+        if (j.job && j.job->id == id) v = TableCell::num(metric_value(j, spec.metrics[0]));
+      row.push_back(v);
+    }
+    t.rows.push_back(std::move(row));
+  }
+  if (t.rows.empty()) t.notes.push_back("No job of a multi-job cell was recorded.");
+  return t;
+}
+
 Table phase_table(const TableSpec& spec, const Scope& scope) {
   switch (spec.kind) {
+    case TableKind::Jobs: return jobs_table(spec, scope);
     case TableKind::Samples: return samples_table(spec, scope);
     case TableKind::Findings: return findings_table(spec, scope);
     case TableKind::Interpretations: return interpretations_table(scope);

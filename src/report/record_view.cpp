@@ -10,7 +10,7 @@ namespace pts::report {
 
 namespace {
 
-constexpr std::array<MetricInfo, 24> kMetrics{{
+constexpr std::array<MetricInfo, 25> kMetrics{{
     {"iops", "IOPS", "#,##0.0", true},
     {"read_iops", "IOPS", "#,##0.0", true},
     {"write_iops", "IOPS", "#,##0.0", true},
@@ -36,6 +36,8 @@ constexpr std::array<MetricInfo, 24> kMetrics{{
     {"write_mrt_ms", "ms", "0.0000", true},
     {"cpu_pct", "% of one core", "0.0", true},  // process user + system CPU
     {"system_cpu_pct", "% of all CPUs", "0.0", true},  // the host's, from /proc/stat
+    // The reads' mean apart (the quality-of-service tests' read latency beside writes):
+    {"read_art_ms", "ms", "0.0000", false},
 }};
 
 constexpr double kNsPerMs = 1e6;
@@ -97,6 +99,7 @@ double metric_value(const model::CellResult& c, std::string_view metric) {
   if (metric == "p99_999_ms") return static_cast<double>(c.latency.p99_999_ns) / kNsPerMs;
   if (metric == "cpu_pct") return c.cpu_usr_pct + c.cpu_sys_pct;
   if (metric == "system_cpu_pct") return c.system_cpu_pct.value_or(0);
+  if (metric == "read_art_ms") return c.read_latency.mean_ns / kNsPerMs;
   return 0;
 }
 

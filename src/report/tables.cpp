@@ -270,7 +270,8 @@ Table build_table(const TableSpec& spec, const Scope& scope) {
     case TableKind::Findings:
     case TableKind::Interpretations:
     case TableKind::Points:
-    case TableKind::Histogram: t = phase_table(spec, scope); break;
+    case TableKind::Histogram:
+    case TableKind::Jobs: t = phase_table(spec, scope); break;
     case TableKind::Toio:
     case TableKind::AccessMix: t = demand_table(spec, scope); break;
     case TableKind::Runs: t = runs_table(spec, scope); break;

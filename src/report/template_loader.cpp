@@ -124,7 +124,7 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   s.x = get_enum<SampleAxis>(t, "x", SampleAxis::Minutes,
                              {{"minutes", SampleAxis::Minutes}, {"tgbw", SampleAxis::Tgbw},
                               {"drive_fills", SampleAxis::DriveFills}, {"sample", SampleAxis::Sample},
-                              {"round", SampleAxis::Round}},
+                              {"round", SampleAxis::Round}, {"write_mbps", SampleAxis::WriteMbps}},
                              p, what);
   s.metrics = get_strings(t, "metrics", p, what);
   s.levels = get_strings(t, "levels", p, what);
@@ -146,9 +146,13 @@ void read_phase_table_keys(const toml::table& t, TableSpec& s, Problems& p) {
   if (samples && s.metrics.empty()) p.add(t, "a 'samples' table needs 'metrics'");
   if (samples && s.series_by_subtest && s.metrics.size() != 1)
     p.add(t, "series_by_subtest = true draws one metric per sub-test: give exactly one in 'metrics'");
+  const bool jobs = s.kind == TableKind::Jobs;
+  s.job_prefix = get_string(t, "job_prefix", p, false, what);
+  if (jobs && s.metrics.size() != 1) p.add(t, "a 'jobs' table shows one metric: give exactly one in 'metrics'");
+  if (!jobs && t.get("job_prefix")) p.add(*t.get("job_prefix"), "'job_prefix' applies to 'jobs' tables only");
   if (!samples)
     for (const char* k : {"x", "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time"})
-      if (t.get(k) && !(runs && std::string(k) == "metrics"))
+      if (t.get(k) && !((runs || jobs) && std::string(k) == "metrics"))
         p.add(*t.get(k), "'" + std::string(k) + "' applies to 'samples' tables only");
   s.pivot = get_string(t, "pivot", p, false, what);
   if (!s.pivot.empty() && (!runs || (s.pivot != "read_pct" && s.pivot != "total_qd") || s.metrics.size() != 1))
@@ -168,7 +172,7 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
   const std::string what = "[[sheet.table]]";
   check_keys(t, {"id", "kind", "caption", "metric", "printed", "filter", "rows", "columns", "series_label", "x",
                  "metrics", "levels", "mark", "series_by_subtest", "series_by_cell", "continuous_time", "x_metric",
-                 "keys", "pivot"},
+                 "keys", "pivot", "job_prefix"},
              what, p);
   TableSpec s;
   s.source_line = static_cast<int>(t.source().begin.line);
@@ -180,7 +184,7 @@ TableSpec read_table(const toml::table& t, SheetRepeat repeat, Problems& p) {
                                 {"findings", TableKind::Findings}, {"interpretations", TableKind::Interpretations},
                                 {"points", TableKind::Points}, {"histogram", TableKind::Histogram},
                                 {"toio", TableKind::Toio}, {"access_mix", TableKind::AccessMix},
-                                {"runs", TableKind::Runs}},
+                                {"runs", TableKind::Runs}, {"jobs", TableKind::Jobs}},
                                p, what);
   if (!t.get("kind")) p.add(t, what + " needs 'kind'");
   s.caption = get_string(t, "caption", p, false, what);

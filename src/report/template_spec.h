@@ -40,7 +40,9 @@ enum class TableKind {
   Toio,           ///< one row per TC × QD point: x = total OIO (TC × QD), window IOPS and ART
   AccessMix,      ///< the stimulus's block-size × LBA-range access probabilities, as run
   // Curves and sweeps (report/run_tables.cpp):
-  Runs            ///< one row per measured run (curve, sweep): x = `x_metric`, then `metrics` (run_tables.h)
+  Runs,           ///< one row per measured run (curve, sweep): x = `x_metric`, then `metrics` (run_tables.h)
+  // Multi-job cells (report/phase_tables.cpp):
+  Jobs            ///< a multi-job cell's jobs: a row per job of `job_prefix`, a column per cell (step) = `metrics[0]`
 };
 
 /// The x axis of a Samples table.
@@ -49,7 +51,8 @@ enum class SampleAxis {
   Tgbw,        ///< total GB (10^9 B) written by the sub-test so far (TGBW)
   DriveFills,  ///< bytes written so far ÷ the user capacity
   Sample,      ///< 1, 2, 3, …
-  Round        ///< the Round a sample ends, as a fraction: sample k of n in Round r at r − 1 + k / n
+  Round,       ///< the Round a sample ends, as a fraction: sample k of n in Round r at r − 1 + k / n
+  WriteMbps    ///< the cell's achieved write MB/s (the write-pressure steps)
 };
 
 /// A cell dimension used for matrix rows/columns and series labels.
@@ -88,6 +91,7 @@ struct TableSpec {
   /// Runs: "read_pct" or "total_qd" = one column of metrics[0] per value of it (a chart line
   /// each); empty = one column per metric.
   std::string pivot;
+  std::string job_prefix;            ///< Jobs: only jobs whose id starts with it ("read"); x = its trailing number
   int source_line = 0;       ///< template line, for error messages
 };
 

@@ -37,16 +37,29 @@ void from_json(const nlohmann::json& j, HistogramBucket& b) {
 }
 PTS_JSON_DEFINE(LatencyHistogramRecord, sub_bucket_bits, max_bit, samples,
                 sum_ns, min_ns, max_ns, buckets)
-PTS_JSON_DEFINE(SimulatedCell, virtual_time, sim_cpu_seconds, sim_wall_seconds,
+PTS_JSON_DEFINE(ControllerIo, read_commands, write_commands, read_bytes, write_bytes)
+namespace {
+PTS_JSON_DEFINE_AS(SimulatedCell, sim_common_to_json, sim_common_from_json, virtual_time, sim_cpu_seconds, sim_wall_seconds,
                 host_pages_written, nand_pages_written, gc_pages_copied, erases,
                 write_amplification, free_superblocks)
+}  // namespace
+void to_json(nlohmann::json& j, const SimulatedCell& c) {
+  sim_common_to_json(j, c);
+  if (c.controller) j["controller"] = *c.controller;  // multi-job cells only
+}
+void from_json(const nlohmann::json& j, SimulatedCell& c) {
+  sim_common_from_json(j, c);
+  if (const auto it = j.find("controller"); it != j.end() && !it->is_null()) c.controller = it->get<ControllerIo>();
+}
 PTS_JSON_DEFINE(KernelCounters, device, read_ios, write_ios, read_merges,
                 write_merges, read_bytes, write_bytes, host_ios, ticks_ms,
                 weighted_ms, busy_ms, wall_ns, avg_in_flight,
                 mean_device_time_ns, utilization, in_flight_limit, saturated)
 PTS_JSON_DEFINE(CompletionStats, wait_min, reaps, completions_per_reap,
                 poll_busy_ns, poll_expired, probe_sleep_ns, probe_poll_ns)
-PTS_JSON_DEFINE(CellResult, cell_id, spec, started_wall_ns, seconds,
+PTS_JSON_DEFINE(JobPlacement, id, target, target_index, offset_bytes, size_bytes)
+namespace {
+PTS_JSON_DEFINE_AS(CellResult, cell_common_to_json, cell_common_from_json, cell_id, spec, started_wall_ns, seconds,
                 read_ios, write_ios, read_bytes, write_bytes, read_iops,
                 write_iops, iops, mbps, read_mbps, write_mbps, latency,
                 read_latency, write_latency, read_histogram,
@@ -56,6 +69,21 @@ PTS_JSON_DEFINE(CellResult, cell_id, spec, started_wall_ns, seconds,
                 fidelity_not_judged,
                 ios_per_second, stream_end_bytes, io_errors, error,
                 simulated)
+}  // namespace
+
+// A multi-job cell's "job" and "jobs" are written only where they are set, so a single-job
+// cell's record is as it was before multi-job cells existed.
+void to_json(nlohmann::json& j, const CellResult& c) {
+  cell_common_to_json(j, c);
+  if (c.job) j["job"] = *c.job;
+  if (!c.jobs.empty()) j["jobs"] = c.jobs;
+}
+
+void from_json(const nlohmann::json& j, CellResult& c) {
+  cell_common_from_json(j, c);
+  if (const auto it = j.find("job"); it != j.end() && !it->is_null()) c.job = it->get<JobPlacement>();
+  if (const auto it = j.find("jobs"); it != j.end() && !it->is_null()) c.jobs = it->get<std::vector<CellResult>>();
+}
 PTS_JSON_DEFINE(DeviceCapabilities, format_nvm, namespace_management,
                 crypto_erase_in_format, format_applies_to_all_namespaces,
                 sanitize_crypto_erase, sanitize_block_erase,

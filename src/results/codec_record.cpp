@@ -46,6 +46,10 @@ PTS_JSON_DEFINE(SweepPlan, workload, workload_title, ramp_seconds, spec_ramp_sec
                 interval_seconds, spec_interval_seconds, climb_gain_pct,
                 littles_law_tolerance_pct, profile, review)
 PTS_JSON_DEFINE(Finding, key, label, value, unit, detail)
+PTS_JSON_DEFINE(JobSpec, id, target, offset_bytes, size_bytes, spec)
+PTS_JSON_DEFINE(QosStep, id, label, write_mbps_target, jobs)
+PTS_JSON_DEFINE(QosPlan, kind, namespaces, steps, read_jobs, write_jobs, cap_fraction, write_latency_floor_us,
+                preconditioning, allow_overlap, profile)
 PTS_JSON_DEFINE(IdleRecord, requested_ns, measured_ns, started_wall_ns,
                 ended_wall_ns, completed, engine_ios_before,
                 engine_ios_after, kernel_ios_before, kernel_ios_after,
@@ -74,11 +78,13 @@ template <> struct PlanKey<XsrPlan> { static constexpr const char* key = "xsr"; 
 template <> struct PlanKey<DirthPlan> { static constexpr const char* key = "dirth"; };
 template <> struct PlanKey<CurvePlan> { static constexpr const char* key = "curve"; };
 template <> struct PlanKey<SweepPlan> { static constexpr const char* key = "sweep"; };
+template <> struct PlanKey<QosPlan> { static constexpr const char* key = "qos"; };
 /// The plans added after the SNIA tests' are written only when held, so the other tests'
 /// run.json reads as before.
 template <typename P> constexpr bool kNullWhenAbsent = true;
 template <> constexpr bool kNullWhenAbsent<CurvePlan> = false;
 template <> constexpr bool kNullWhenAbsent<SweepPlan> = false;
+template <> constexpr bool kNullWhenAbsent<QosPlan> = false;
 
 template <size_t... I>
 void plans_to_json(nlohmann::json& j, const ProcedurePlan& v, std::index_sequence<I...>) {

@@ -36,6 +36,7 @@ AdminCompletion status(uint8_t sct, uint8_t sc) {
   return c;
 }
 
+constexpr uint16_t kControllerId = 1;
 constexpr uint8_t kInvalidOpcode = 0x01, kInvalidField = 0x02, kInvalidNamespace = 0x0B,
                   kSanitizeInProgress = 0x1D, kInvalidLogPage = 0x09;
 
@@ -49,7 +50,7 @@ class SimController final : public device::AdminTransport {
  public:
   explicit SimController(std::shared_ptr<DriveSession> s) : session_(std::move(s)) {}
 
-  AdminCompletion submit(const AdminCommand& cmd, const std::vector<uint8_t>&) override {
+  AdminCompletion submit(const AdminCommand& cmd, const std::vector<uint8_t>& out) override {
     AdminCompletion c;
     switch (cmd.opcode) {
       case nvme::kOpIdentify: c = identify(cmd); break;
@@ -58,6 +59,8 @@ class SimController final : public device::AdminTransport {
       case nvme::kOpSetFeatures: c = set_features(cmd); break;
       case nvme::kOpFormatNvm: c = format(cmd); break;
       case nvme::kOpSanitize: c = sanitize(cmd); break;
+      case nvme::kOpNamespaceManagement: c = namespace_management(cmd, out); break;
+      case nvme::kOpNamespaceAttachment: c = namespace_attachment(cmd); break;
       default: return status(0, kInvalidOpcode);
     }
     if (cmd.direction == device::DataDirection::FromDevice && c.ok()) c.data.resize(cmd.data_bytes, 0);
@@ -79,9 +82,12 @@ class SimController final : public device::AdminTransport {
         put_text(d, 24, 40, "ptsuite simulated drive " + p.profile);
         put_text(d, 64, 8, "SIMF" + std::to_string(kStateFormatVersion));
         put(d, 80, 0x00010400, 4);             // VER 1.4
-        put(d, 256, 1u << 1, 2);               // OACS: Format NVM
+        put(d, 78, kControllerId, 2);           // CNTLID
+        put(d, 256, (1u << 1) | (1u << 3), 2); // OACS: Format NVM, Namespace Management and Attachment
         put(d, 328, (1u << 0) | (1u << 1), 4); // SANICAP: crypto erase, block erase
-        put(d, 516, 1, 4);                     // NN: one namespace
+        put(d, 280, p.capacity_bytes, 8);      // TNVMCAP (bytes, low 8 of 16)
+        put(d, 296, drive().unallocated_bytes(), 8);  // UNVMCAP
+        put(d, 516, Drive::kMaxNamespaces, 4); // NN: namespaces the controller supports
         put(d, 520, 1u << 2, 2);               // ONCS: Dataset Management (deallocate); no Save/Select (bit 4)
         d[524] = 1u << 2;                      // FNA: crypto erase in Format NVM
         d[525] = drive().vwc_present() ? 1 : 0;
@@ -89,10 +95,14 @@ class SimController final : public device::AdminTransport {
         for (size_t i = 768 + 27 + session_->serial().size(); i < 1024; ++i) d[i] = 0;
         return c;
       }
-      case nvme::kCnsNamespace: {
-        if (cmd.nsid != 1) return status(0, kInvalidNamespace);
-        const uint64_t lbas = p.capacity_bytes / p.lba_bytes;
-        const uint64_t used = drive().ftl().mapped_pages() * (p.page_bytes / p.lba_bytes);
+      case nvme::kCnsNamespace:
+      case nvme::kCnsAllocatedNamespace: {
+        const NamespaceExtent* ns = drive().find_namespace(cmd.nsid);
+        if (cmd.nsid == 0 || cmd.nsid > Drive::kMaxNamespaces) return status(0, kInvalidNamespace);
+        // CNS 00h of an allocated namespace that is not attached: all zeroes.
+        if (!ns || ((cmd.cdw10 & 0xFF) == nvme::kCnsNamespace && !ns->attached)) return c;
+        const uint64_t lbas = ns->size_bytes / p.lba_bytes;
+        const uint64_t used = drive().ns_mapped_pages(*ns) * (p.page_bytes / p.lba_bytes);
         put(d, 0, lbas, 8);
         put(d, 8, lbas, 8);
         put(d, 16, used, 8);
@@ -105,8 +115,13 @@ class SimController final : public device::AdminTransport {
         return c;
       }
       case nvme::kCnsActiveNamespaceList:
-        put(d, 0, 1, 4);
+      case nvme::kCnsAllocatedNamespaceList: {
+        const bool all = (cmd.cdw10 & 0xFF) == nvme::kCnsAllocatedNamespaceList;
+        size_t at = 0;
+        for (const auto& n : drive().namespaces())  // ascending NSIDs above cmd.nsid
+          if (n.nsid > cmd.nsid && (all || n.attached) && at < 4096) put(d, at, n.nsid, 4), at += 4;
         return c;
+      }
       default: return status(0, kInvalidField);
     }
   }
@@ -174,17 +189,78 @@ class SimController final : public device::AdminTransport {
   }
 
   AdminCompletion format(const AdminCommand& cmd) {
-    if (cmd.nsid != 1 && cmd.nsid != nvme::kNsidAll) return status(0, kInvalidNamespace);
+    const NamespaceExtent* ns = drive().find_namespace(cmd.nsid);
+    if (cmd.nsid != nvme::kNsidAll && (!ns || !ns->attached)) return status(0, kInvalidNamespace);
     const uint32_t lbaf = (cmd.cdw10 & 0xF) | ((cmd.cdw10 >> 12 & 0x3) << 4);
     const uint8_t ses = (cmd.cdw10 >> 9) & 0x7;
     const bool mset = cmd.cdw10 & (1u << 4), pil = cmd.cdw10 & (1u << 8);
     const uint8_t pi = (cmd.cdw10 >> 5) & 0x7;
     if (lbaf != 0 || mset || pil || pi != 0 || ses > 2) return status(1, 0x0A);  // Invalid Format
     if (drive().sanitize_state().status == 2) return status(0, kSanitizeInProgress);
+    // FNA bit 0 is clear: a Format of one namespace of several erases that namespace only.
+    const bool whole = cmd.nsid == nvme::kNsidAll ||
+                       (ns->offset_bytes == 0 && ns->size_bytes == drive().params().capacity_bytes);
+    if (!whole) {
+      if (auto st = session_->begin_change(RecordType::Namespace); !st.ok()) return failed(st.error());
+      apply_namespace_op(drive(), NamespaceOp::Format, cmd.nsid, ses);
+      session_->namespace_changed(NamespaceOp::Format, cmd.nsid, ses);
+      return AdminCompletion{};
+    }
     if (auto st = session_->begin_change(RecordType::Format); !st.ok()) return failed(st.error());
     drive().format(ses);
     session_->formatted(ses);
     return AdminCompletion{};
+  }
+
+  // Namespace Management (NVMe Base 2.0 §5.22): create (SEL 0) from the host buffer's NSZE
+  // and FLBAS (format 0 only; NCAP must equal NSZE: the model has no thin provisioning), the
+  // new NSID in dword 0; delete (SEL 1) of one NSID or all. A namespace is made detached.
+  AdminCompletion namespace_management(const AdminCommand& cmd, const std::vector<uint8_t>& in) {
+    if (drive().sanitize_state().status == 2) return status(0, kSanitizeInProgress);
+    const uint32_t sel = cmd.cdw10 & 0xF;
+    if (sel == 0) {
+      if (in.size() < 30) return status(0, kInvalidField);
+      uint64_t nsze = 0, ncap = 0;
+      for (int i = 7; i >= 0; --i) nsze = nsze << 8 | in[i], ncap = ncap << 8 | in[8 + i];
+      if ((in[26] & 0xF) != 0 || nsze == 0 || ncap != nsze) return status(0, kInvalidField);
+      const uint64_t bytes = nsze * drive().params().lba_bytes;
+      if (drive().namespaces().size() >= Drive::kMaxNamespaces) return status(1, 0x16);  // Namespace Identifier Unavailable
+      if (bytes > drive().unallocated_bytes()) return status(1, 0x15);  // Namespace Insufficient Capacity
+      const uint32_t expect = next_free_nsid();
+      if (auto st = session_->begin_change(RecordType::Namespace); !st.ok()) return failed(st.error());
+      if (!apply_namespace_op(drive(), NamespaceOp::Create, expect, bytes)) return status(1, 0x15);
+      session_->namespace_changed(NamespaceOp::Create, expect, bytes);
+      AdminCompletion c;
+      c.cdw0 = expect;
+      return c;
+    }
+    if (sel == 1) {
+      if (cmd.nsid != nvme::kNsidAll && !drive().find_namespace(cmd.nsid)) return status(0, kInvalidNamespace);
+      if (auto st = session_->begin_change(RecordType::Namespace); !st.ok()) return failed(st.error());
+      apply_namespace_op(drive(), NamespaceOp::Delete, cmd.nsid, 0);
+      session_->namespace_changed(NamespaceOp::Delete, cmd.nsid, 0);
+      return AdminCompletion{};
+    }
+    return status(0, kInvalidField);
+  }
+
+  AdminCompletion namespace_attachment(const AdminCommand& cmd) {
+    const uint32_t sel = cmd.cdw10 & 0xF;
+    const NamespaceExtent* ns = drive().find_namespace(cmd.nsid);
+    if (!ns) return status(0, kInvalidNamespace);
+    if (sel > 1) return status(0, kInvalidField);
+    if (ns->attached == (sel == 0)) return status(1, sel == 0 ? 0x18 : 0x1A);  // already attached / not attached
+    const NamespaceOp op = sel == 0 ? NamespaceOp::Attach : NamespaceOp::Detach;
+    if (auto st = session_->begin_change(RecordType::Namespace); !st.ok()) return failed(st.error());
+    apply_namespace_op(drive(), op, cmd.nsid, 0);
+    session_->namespace_changed(op, cmd.nsid, 0);
+    return AdminCompletion{};
+  }
+
+  uint32_t next_free_nsid() {
+    uint32_t nsid = 1;
+    while (drive().find_namespace(nsid)) ++nsid;
+    return nsid;
   }
 
   AdminCompletion sanitize(const AdminCommand& cmd) {

@@ -32,7 +32,8 @@ Drive::Drive(const SimParams& params, uint64_t salt)
       buffer_(params.buffer_bytes / params.page_bytes),
       ftl_(geo_, params.gc, params.gc_free, params.idle_gc_free),
       salt_(salt),
-      vwc_enabled_(!params.plp) {
+      vwc_enabled_(!params.plp),
+      namespaces_{NamespaceExtent{1, 0, params.capacity_bytes, true}} {
   ftl_.set_sink(this);
 }
 
@@ -309,6 +310,19 @@ void Drive::save(ByteWriter& out) const {
   timing_.save(out);
   buffer_.save(out);
   ftl_.save(out);
+  // The namespace table follows only when it is not the new drive's one namespace over the
+  // whole capacity, so such a drive saves byte for byte as before namespaces existed.
+  const bool one_whole = namespaces_.size() == 1 && namespaces_[0].nsid == 1 && namespaces_[0].offset_bytes == 0 &&
+                         namespaces_[0].size_bytes == params_.capacity_bytes && namespaces_[0].attached;
+  if (!one_whole) {
+    out.u32(static_cast<uint32_t>(namespaces_.size()));
+    for (const auto& n : namespaces_) {
+      out.u32(n.nsid);
+      out.u64(n.offset_bytes);
+      out.u64(n.size_bytes);
+      out.u8(n.attached ? 1 : 0);
+    }
+  }
 }
 
 bool Drive::load(ByteReader& in) {
@@ -336,7 +350,98 @@ bool Drive::load(ByteReader& in) {
     stored_.emplace(sector, std::move(bytes));
   }
   if (in.failed() || !timing_.load(in) || !buffer_.load(in) || !ftl_.load(in)) return false;
+  namespaces_ = {NamespaceExtent{1, 0, params_.capacity_bytes, true}};
+  if (!in.done()) {  // a namespace table (see save)
+    const uint32_t count = in.u32();
+    if (count > kMaxNamespaces) return false;
+    namespaces_.clear();
+    for (uint32_t i = 0; i < count && !in.failed(); ++i) {
+      NamespaceExtent n;
+      n.nsid = in.u32();
+      n.offset_bytes = in.u64();
+      n.size_bytes = in.u64();
+      n.attached = in.u8() != 0;
+      if (n.nsid == 0 || n.nsid > kMaxNamespaces || n.offset_bytes + n.size_bytes > params_.capacity_bytes) return false;
+      namespaces_.push_back(n);
+    }
+    if (in.failed()) return false;
+  }
   return open_unit_pages_ <= geo_.unit_pages;
+}
+
+const NamespaceExtent* Drive::find_namespace(uint32_t nsid) const {
+  for (const auto& n : namespaces_)
+    if (n.nsid == nsid) return &n;
+  return nullptr;
+}
+
+uint64_t Drive::unallocated_bytes() const {
+  uint64_t used = 0;
+  for (const auto& n : namespaces_) used += n.size_bytes;
+  return params_.capacity_bytes - std::min(used, params_.capacity_bytes);
+}
+
+uint64_t Drive::ns_mapped_pages(const NamespaceExtent& ns) const {
+  if (ns.offset_bytes == 0 && ns.size_bytes == params_.capacity_bytes) return ftl_.mapped_pages();
+  uint64_t n = 0;
+  const uint64_t pb = geo_.page_bytes;
+  for (uint64_t lpn = ns.offset_bytes / pb; lpn < (ns.offset_bytes + ns.size_bytes) / pb; ++lpn)
+    n += ftl_.lookup(lpn) != Ftl::kUnmapped;
+  return n;
+}
+
+void Drive::unmap_range(uint64_t offset, uint64_t bytes) {
+  if (ftl_.pipelined()) ftl_.end_pipeline();
+  const uint64_t pb = geo_.page_bytes, lbs = geo_.lba_bytes, end_off = offset + bytes;
+  for (uint64_t lpn = (offset + pb - 1) / pb; (lpn + 1) * pb <= end_off; ++lpn) ftl_.trim(lpn);
+  if (!stored_.empty()) stored_.erase(stored_.lower_bound(offset / lbs), stored_.lower_bound(end_off / lbs));
+}
+
+bool Drive::delete_namespace(uint32_t nsid) {
+  bool found = false;
+  for (auto it = namespaces_.begin(); it != namespaces_.end();) {
+    if (nsid == 0xFFFFFFFFu || it->nsid == nsid) {
+      unmap_range(it->offset_bytes, it->size_bytes);
+      it = namespaces_.erase(it);
+      found = true;
+    } else {
+      ++it;
+    }
+  }
+  return found;
+}
+
+uint32_t Drive::create_namespace(uint64_t size_bytes) {
+  const uint64_t size = (size_bytes + kNamespaceGranule - 1) / kNamespaceGranule * kNamespaceGranule;
+  if (size == 0 || namespaces_.size() >= kMaxNamespaces) return 0;
+  std::vector<NamespaceExtent> by_offset = namespaces_;
+  std::sort(by_offset.begin(), by_offset.end(),
+            [](const NamespaceExtent& a, const NamespaceExtent& b) { return a.offset_bytes < b.offset_bytes; });
+  uint64_t at = 0;
+  bool fits = false;
+  for (const auto& n : by_offset) {
+    if (n.offset_bytes >= at + size) {
+      fits = true;
+      break;
+    }
+    at = std::max(at, (n.offset_bytes + n.size_bytes + kNamespaceGranule - 1) / kNamespaceGranule * kNamespaceGranule);
+  }
+  if (!fits && at + size > params_.capacity_bytes) return 0;
+  uint32_t nsid = 1;
+  while (find_namespace(nsid)) ++nsid;
+  namespaces_.push_back({nsid, at, size, false});
+  std::sort(namespaces_.begin(), namespaces_.end(),
+            [](const NamespaceExtent& a, const NamespaceExtent& b) { return a.nsid < b.nsid; });
+  return nsid;
+}
+
+bool Drive::attach_namespace(uint32_t nsid, bool attach) {
+  for (auto& n : namespaces_)
+    if (n.nsid == nsid) {
+      n.attached = attach;
+      return true;
+    }
+  return false;
 }
 
 }  // namespace pts::sim

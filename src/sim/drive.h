@@ -36,6 +36,16 @@ struct SanitizeState {
   bool global_erased = true;  ///< SSTAT bit 8: nothing written since the last sanitize/FOB
 };
 
+/// One namespace: its NSID and extent of the drive's LBA space. The FTL, the dies, channels,
+/// write buffer and GC are the controller's, shared by every namespace, so one namespace's
+/// writes slow another's reads as on a real drive.
+struct NamespaceExtent {
+  uint32_t nsid = 1;
+  uint64_t offset_bytes = 0;
+  uint64_t size_bytes = 0;
+  bool attached = true;  ///< attached to the controller (Namespace Attachment)
+};
+
 class Drive final : public FlashSink {
  public:
   static constexpr uint64_t kFailed = UINT64_MAX;  ///< a command that could not run
@@ -111,6 +121,28 @@ class Drive final : public FlashSink {
   uint32_t sanitize_estimate_s(uint8_t sanact) const;
 
   const DriveCounters& counters();
+
+  // Namespaces (Namespace Management and Attachment). A new drive has one, NSID 1, over the
+  // whole capacity.
+  static constexpr uint32_t kMaxNamespaces = 32;  ///< Identify Controller NN
+  /// Granularity of a namespace's size and placement: 1 MiB (a whole number of FTL pages and LBAs).
+  static constexpr uint64_t kNamespaceGranule = 1ull << 20;
+  const std::vector<NamespaceExtent>& namespaces() const { return namespaces_; }
+  const NamespaceExtent* find_namespace(uint32_t nsid) const;
+  /// Capacity not in any namespace.
+  uint64_t unallocated_bytes() const;
+  /// Deletes namespace `nsid` (0xFFFFFFFF: every one): its LBAs are deallocated. False when
+  /// there is no such namespace.
+  bool delete_namespace(uint32_t nsid);
+  /// Creates a namespace of `size_bytes` (rounded up to kNamespaceGranule) in the first free
+  /// extent that holds it, detached; returns its NSID (the lowest free), 0 when none fits.
+  uint32_t create_namespace(uint64_t size_bytes);
+  /// Attaches or detaches `nsid`; false when there is no such namespace.
+  bool attach_namespace(uint32_t nsid, bool attach);
+  /// FTL pages of `ns` that hold data (NUSE): the whole drive's count when it is the one namespace.
+  uint64_t ns_mapped_pages(const NamespaceExtent& ns) const;
+  /// Deallocates [offset, offset + bytes) outside a cell (a namespace's Format NVM).
+  void unmap_range(uint64_t offset, uint64_t bytes);
   double percentage_used() const { return ftl_.mean_erases() * 100.0 / params_.pe_cycles; }
 
   void save(ByteWriter& out) const;
@@ -145,6 +177,7 @@ class Drive final : public FlashSink {
   SanitizeState sanitize_;
   DriveCounters counters_;
   std::map<uint64_t, std::vector<uint8_t>> stored_;  ///< sector -> bytes (block access)
+  std::vector<NamespaceExtent> namespaces_;         ///< by NSID; saved only when not the default
 };
 
 }  // namespace pts::sim

@@ -158,10 +158,38 @@ core::Status check_spec(const model::AccessSpec& spec, const engine::IoTarget&) 
 core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& spec, const std::atomic<bool>* abort,
                                        const engine::ProgressFn& progress, uint64_t stop_at_event,
                                        std::vector<engine::WorkerStats>* stats) {
-  const engine::IoTarget target{"sim", drive.capacity_bytes(), drive.geometry().lba_bytes};
-  if (auto ok = check_spec(spec, target); !ok.ok()) return ok.error();
-  auto plans = engine::plan_workers(spec, target);
-  if (!plans.ok()) return plans.error();
+  std::vector<std::vector<engine::WorkerStats>> per_job;
+  auto out = run_jobs_workload(drive, {SimJob{spec, 0, drive.capacity_bytes()}}, abort, progress, stop_at_event,
+                               stats ? &per_job : nullptr);
+  if (stats && out.ok()) *stats = std::move(per_job.front());
+  return out;
+}
+
+core::Result<LoopOutcome> run_jobs_workload(Drive& drive, const std::vector<SimJob>& jobs,
+                                            const std::atomic<bool>* abort, const engine::ProgressFn& progress,
+                                            uint64_t stop_at_event,
+                                            std::vector<std::vector<engine::WorkerStats>>* stats) {
+  if (jobs.empty()) return core::Error(core::ErrorKind::Internal, "a simulated cell needs a job");
+  std::vector<engine::WorkerPlan> all_plans;
+  std::vector<size_t> job_of;  ///< the job of each plan
+  uint64_t slots_total = 0;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const engine::IoTarget target{"sim", jobs[j].size_bytes, drive.geometry().lba_bytes};
+    if (auto ok = check_spec(jobs[j].spec, target); !ok.ok()) return ok.error();
+    auto plans = engine::plan_workers(jobs[j].spec, target);
+    if (!plans.ok()) return plans.error();
+    engine::shift_plans(plans.value(), jobs[j].offset_bytes);
+    for (auto& p : plans.value()) {
+      slots_total += p.queue_depth;
+      all_plans.push_back(std::move(p));
+      job_of.push_back(j);
+    }
+  }
+  if (slots_total > kMaxSlots)
+    return core::bad_input("the simulated drive's host model runs at most " + std::to_string(kMaxSlots) +
+                           " outstanding I/Os (TC x QD of all jobs), not " + std::to_string(slots_total));
+  const auto* plans = &all_plans;
+  const model::AccessSpec& spec = jobs.front().spec;
 
   // A cell that only writes lets the FTL hand its mapping updates to its map thread; the
   // FTL is whole again when this returns, however it returns.
@@ -180,14 +208,19 @@ core::Result<LoopOutcome> run_workload(Drive& drive, const model::AccessSpec& sp
   const uint64_t deadline = spec.bytes_limit ? UINT64_MAX : t0 + static_cast<uint64_t>(spec.seconds * 1e9);
   std::vector<Worker> workers;
   workers.reserve(plans->size());
-  if (stats) stats->assign(plans->size(), engine::WorkerStats{});
+  if (stats) {
+    stats->assign(jobs.size(), {});
+    for (size_t w = 0; w < plans->size(); ++w) (*stats)[job_of[w]].emplace_back();
+  }
   std::vector<Slot> slots;
-  for (const auto& p : *plans) {
+  std::vector<size_t> next_in_job(jobs.size(), 0);
+  for (size_t w = 0; w < plans->size(); ++w) {
+    const auto& p = (*plans)[w];
     workers.emplace_back(p);
-    Worker& w = workers.back();
-    if (stats) w.stats = &(*stats)[workers.size() - 1];
-    w.fill(drive);
-    if (w.paced) w.pacer.start(t0);
+    Worker& wk = workers.back();
+    if (stats) wk.stats = &(*stats)[job_of[w]][next_in_job[job_of[w]]++];
+    wk.fill(drive);
+    if (wk.paced) wk.pacer.start(t0);
     for (uint32_t q = 0; q < p.queue_depth; ++q) slots.push_back({static_cast<uint32_t>(workers.size() - 1)});
   }
 

@@ -47,6 +47,25 @@ inline constexpr uint64_t kMaxCellNs = uint64_t{1} << 48;  ///< 78 hours of virt
 /// Checks what the simulated host loop cannot run (every problem at once, BadInput).
 core::Status check_spec(const model::AccessSpec& spec, const engine::IoTarget& target);
 
+/// One job of a simulated multi-job cell: its spec (seed set) over a range of the drive's LBA
+/// space (a namespace's extent or a part of it), which its ActiveRange is a share of.
+struct SimJob {
+  model::AccessSpec spec;
+  uint64_t offset_bytes = 0;
+  uint64_t size_bytes = 0;
+};
+
+/// Runs every job's workers together from drive.now() on the drive's one clock, one event
+/// queue over all their slots (TC × QD of all jobs together at most kMaxSlots), as
+/// run_workload() runs one. `stats` (may be null) receives one entry per job, each one per
+/// worker. A single job over the whole drive runs exactly as run_workload() runs its spec.
+/// A paced worker's latency runs from each I/O's scheduled release (the submission figure
+/// kept beside it), as the io_uring loop measures it.
+core::Result<LoopOutcome> run_jobs_workload(Drive& drive, const std::vector<SimJob>& jobs,
+                                            const std::atomic<bool>* abort, const engine::ProgressFn& progress,
+                                            uint64_t stop_at_event,
+                                            std::vector<std::vector<engine::WorkerStats>>* stats);
+
 /// Runs `spec` (seed set) from drive.now(); the drive's clock ends at the last completion.
 /// `abort` (may be null) is polled every 1024 events; `stop_at_event` replays an aborted run
 /// (issuing stops at that event). `stats` (may be null) receives one entry per worker.

@@ -2,6 +2,10 @@
 #include "sim/session.h"
 
 #include <sys/stat.h>
+#include <cstring>
+#include <unistd.h>
+#include <sys/file.h>
+#include <fcntl.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -142,6 +146,43 @@ bool decode_spec(ByteReader& r, model::AccessSpec& s) {
   return !r.failed();
 }
 
+void encode_jobs(const std::vector<SimJob>& jobs, ByteWriter& w) {
+  w.u32(static_cast<uint32_t>(jobs.size()));
+  for (const SimJob& j : jobs) {
+    encode_spec(j.spec, w);
+    w.u64(j.offset_bytes);
+    w.u64(j.size_bytes);
+  }
+}
+
+bool decode_jobs(ByteReader& r, std::vector<SimJob>& jobs) {
+  const uint32_t n = r.u32();
+  if (r.failed() || n == 0 || n > 4096) return false;
+  jobs.resize(n);
+  for (SimJob& j : jobs) {
+    if (!decode_spec(r, j.spec)) return false;
+    j.offset_bytes = r.u64();
+    j.size_bytes = r.u64();
+  }
+  return !r.failed();
+}
+
+bool apply_namespace_op(Drive& drive, NamespaceOp op, uint32_t nsid, uint64_t value) {
+  switch (op) {
+    case NamespaceOp::Delete: return drive.delete_namespace(nsid);
+    case NamespaceOp::Create: return drive.create_namespace(value) == nsid;
+    case NamespaceOp::Attach: return drive.attach_namespace(nsid, true);
+    case NamespaceOp::Detach: return drive.attach_namespace(nsid, false);
+    case NamespaceOp::Format: {
+      const NamespaceExtent* n = drive.find_namespace(nsid);
+      if (!n) return false;
+      drive.unmap_range(n->offset_bytes, n->size_bytes);
+      return true;
+    }
+  }
+  return false;
+}
+
 core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& target, bool writable) {
   std::shared_ptr<DriveSession> s(new DriveSession);
   s->target_ = target;
@@ -192,8 +233,9 @@ core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& 
     const uint64_t t1 = core::monotonic_ns();
     size_t n = img->records.size();
     // A trailing Run with no clean close after it: the host may not have recorded its result.
-    if (n > 0 && img->records[n - 1].type == RecordType::Run) {
+    if (n > 0 && (img->records[n - 1].type == RecordType::Run || img->records[n - 1].type == RecordType::RunJobs)) {
       const LogRecord& last = img->records[n - 1];
+      s->tentative_type_ = last.type;
       s->tentative_ = std::make_pair(std::vector<uint8_t>(last.payload, last.payload + last.bytes), last.file_offset);
       --n;
     }
@@ -218,7 +260,7 @@ core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& 
     s->file_ = std::move(file);
     // A read-only view (info, plan) shows the drive with everything written to it.
     if (!s->file_ && s->tentative_) {
-      if (!apply(*s->drive_, RecordType::Run, s->tentative_->first.data(), s->tentative_->first.size()))
+      if (!apply(*s->drive_, s->tentative_type_, s->tentative_->first.data(), s->tentative_->first.size()))
         return core::bad_input("state file " + path + ": corrupted (the last log record does not replay)");
       s->tentative_.reset();
     }
@@ -234,6 +276,24 @@ core::Result<std::shared_ptr<DriveSession>> DriveSession::open(const SimTarget& 
 
 DriveSession::~DriveSession() {
   if (!closed_) (void)close();
+  if (shared_fd_ >= 0) ::close(shared_fd_);
+}
+
+core::Status DriveSession::hold_shared() {
+  if (file_ || shared_fd_ >= 0 || !exists_) return core::ok_status();
+  const std::string& path = target_.state_path;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return core::bad_input("state file " + path + ": " + std::strerror(errno));
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return core::Error(core::ErrorKind::Refused,
+                       "refused: the simulated drive " + path + " is in use by a process that writes it (its state "
+                       "file is locked); nothing was read",
+                       err);
+  }
+  shared_fd_ = fd;
+  return core::ok_status();
 }
 
 core::Status DriveSession::begin_change(RecordType) {
@@ -249,10 +309,25 @@ core::Status DriveSession::begin_run(const model::AccessSpec& spec) {
     encode_spec(spec, w);
     const auto& t = tentative_->first;
     // The record is the spec's encoding followed by the event it stopped at.
-    const bool same = t.size() == w.size() + 8 && std::equal(w.bytes().begin(), w.bytes().end(), t.begin());
+    const bool same = tentative_type_ == RecordType::Run && t.size() == w.size() + 8 &&
+                      std::equal(w.bytes().begin(), w.bytes().end(), t.begin());
     if (auto st = settle_tentative(same); !st.ok()) return st;
   }
   return begin_change(RecordType::Run);
+}
+
+core::Status DriveSession::begin_run_jobs(const std::vector<SimJob>& jobs) {
+  if (!file_) return core::ok_status();
+  const bool seeded = std::all_of(jobs.begin(), jobs.end(), [](const SimJob& j) { return j.spec.seed != 0; });
+  if (tentative_ && seeded) {
+    ByteWriter w;
+    encode_jobs(jobs, w);
+    const auto& t = tentative_->first;
+    const bool same = tentative_type_ == RecordType::RunJobs && t.size() == w.size() + 8 &&
+                      std::equal(w.bytes().begin(), w.bytes().end(), t.begin());
+    if (auto st = settle_tentative(same); !st.ok()) return st;
+  }
+  return begin_change(RecordType::RunJobs);
 }
 
 core::Status DriveSession::settle_tentative(bool drop) {
@@ -260,7 +335,7 @@ core::Status DriveSession::settle_tentative(bool drop) {
   auto t = std::move(*tentative_);
   tentative_.reset();
   if (drop) return file_->truncate_to(t.second);  // the cell runs again, from the drive before it
-  if (!apply(*drive_, RecordType::Run, t.first.data(), t.first.size()))
+  if (!apply(*drive_, tentative_type_, t.first.data(), t.first.size()))
     return core::bad_input("state file " + target_.state_path + ": corrupted (the last log record does not replay)");
   return core::ok_status();
 }
@@ -275,6 +350,22 @@ void DriveSession::ran(const model::AccessSpec& spec, uint64_t stopped_at_event,
   encode_spec(spec, w);
   w.u64(stopped_at_event);
   set_pending(RecordType::Run, std::move(w.bytes()), cpu_seconds);
+}
+
+void DriveSession::ran_jobs(const std::vector<SimJob>& jobs, uint64_t stopped_at_event, double cpu_seconds) {
+  ByteWriter w;
+  encode_jobs(jobs, w);
+  w.u64(stopped_at_event);
+  set_pending(RecordType::RunJobs, std::move(w.bytes()), cpu_seconds);
+}
+
+void DriveSession::namespace_changed(NamespaceOp op, uint32_t nsid, uint64_t value) {
+  snapshot_due_ = op == NamespaceOp::Delete || op == NamespaceOp::Format;
+  ByteWriter w;
+  w.u8(static_cast<uint8_t>(op));
+  w.u32(nsid);
+  w.u64(value);
+  set_pending(RecordType::Namespace, std::move(w.bytes()), 0);
 }
 
 void DriveSession::idled(uint64_t ns) {
@@ -385,6 +476,20 @@ bool DriveSession::apply(Drive& drive, RecordType type, const uint8_t* payload, 
       const uint64_t stop = r.u64();
       if (r.failed() || !r.done()) return false;
       return run_workload(drive, spec, nullptr, {}, stop, nullptr).ok();
+    }
+    case RecordType::RunJobs: {
+      std::vector<SimJob> jobs;
+      if (!decode_jobs(r, jobs)) return false;
+      const uint64_t stop = r.u64();
+      if (r.failed() || !r.done()) return false;
+      return run_jobs_workload(drive, jobs, nullptr, {}, stop, nullptr).ok();
+    }
+    case RecordType::Namespace: {
+      const uint8_t op = r.u8();
+      const uint32_t nsid = r.u32();
+      const uint64_t value = r.u64();
+      if (r.failed() || !r.done()) return false;
+      return apply_namespace_op(drive, static_cast<NamespaceOp>(op), nsid, value);
     }
     case RecordType::Anchor: {
       const uint64_t offset = r.u64();

@@ -17,6 +17,7 @@
 #include "core/result.h"
 #include "model/access_spec.h"
 #include "sim/drive.h"
+#include "sim/host_loop.h"
 #include "sim/state_file.h"
 #include "sim/target.h"
 
@@ -63,6 +64,10 @@ class DriveSession {
   /// The drive's virtual wall clock (monotonic across processes: RecordType::Anchor).
   uint64_t wall_ns() const { return wall_offset_ + drive_->now(); }
 
+  /// A read-only session's shared hold (a measurement that only reads): a shared flock on the
+  /// state file, kept until the session closes, so a writer (which locks it exclusively) is
+  /// refused meanwhile; Refused while a writer holds it. A missing state file holds nothing.
+  core::Status hold_shared();
   /// Before a state-changing command of kind `next`: commits the pending record (and maybe
   /// writes a snapshot). A read-only session changes its drive in memory only.
   core::Status begin_change(RecordType next);
@@ -72,11 +77,16 @@ class DriveSession {
   /// dropped and the drive stays as before it; otherwise it is applied. Deterministic replay
   /// makes either side of the kill give the same drive.
   core::Status begin_run(const model::AccessSpec& spec);
+  /// Before a multi-job cell: as begin_run, for the job set (sim/host_loop.h SimJob).
+  core::Status begin_run_jobs(const std::vector<SimJob>& jobs);
   /// Makes the pending record durable now (a cell's, before its result is handed back, so the
   /// drive is never behind the host's journal).
   core::Status commit_now() { return commit(); }
   // After the command: its record becomes pending.
   void ran(const model::AccessSpec& spec, uint64_t stopped_at_event, double cpu_seconds);
+  void ran_jobs(const std::vector<SimJob>& jobs, uint64_t stopped_at_event, double cpu_seconds);
+  /// A namespace command ran (its record: the operation, NSID, size or SES).
+  void namespace_changed(NamespaceOp op, uint32_t nsid, uint64_t value);
   void idled(uint64_t ns);
   void formatted(uint8_t ses);
   void sanitized(uint8_t sanact, uint32_t cdw10);
@@ -105,6 +115,7 @@ class DriveSession {
   StateHeader header_;
   std::unique_ptr<Drive> drive_;
   std::optional<StateFile> file_;
+  int shared_fd_ = -1;  ///< hold_shared()'s descriptor
   bool created_ = false;
   bool exists_ = true;
   bool closed_ = false;
@@ -112,6 +123,7 @@ class DriveSession {
   uint64_t wall_offset_ = 0;          ///< virtual wall clock = this + drive time             ///< this process wrote to the log (close() then marks it Closed)
   /// A trailing Run after which the last writer did not close cleanly: held back, not applied.
   std::optional<std::pair<std::vector<uint8_t>, uint64_t>> tentative_;  ///< payload, file offset
+  RecordType tentative_type_ = RecordType::Run;  ///< Run or RunJobs
   std::optional<std::pair<RecordType, std::vector<uint8_t>>> pending_;
   double pending_cost_ = 0;
   double backlog_seconds_ = 0;        ///< replay time of the log since the snapshot
@@ -125,5 +137,11 @@ class DriveSession {
 /// that changes what a cell does must be added here, with a kStateFormatVersion bump).
 void encode_spec(const model::AccessSpec& spec, ByteWriter& out);
 bool decode_spec(ByteReader& in, model::AccessSpec& spec);
+/// A job set: the count, then each job's spec, offset and size.
+void encode_jobs(const std::vector<SimJob>& jobs, ByteWriter& out);
+bool decode_jobs(ByteReader& in, std::vector<SimJob>& jobs);
+/// Applies a namespace command to the drive (the controller, and replay); false when it
+/// does not apply (no such namespace, no room).
+bool apply_namespace_op(Drive& drive, NamespaceOp op, uint32_t nsid, uint64_t value);
 
 }  // namespace pts::sim

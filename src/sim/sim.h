@@ -34,14 +34,19 @@ struct SimDevice {
   /// The guard's check for this drive: ok while this process holds the state file's
   /// exclusive lock (the simulated equivalent of O_EXCL), Refused for a read-only view.
   std::function<core::Status()> guard;
+  uint32_t nsid = 1;  ///< the namespace make_sim_target() makes a target of (SimTarget #NSID)
 };
+
+/// The block name a namespace of a simulated drive stands under (no such node in sysfs):
+/// "ptsuite-sim" for NSID 1, "ptsuite-sim-nN" for the others.
+std::string sim_block_name(uint32_t nsid);
 
 /// Opens the drive `target` names (see DriveSession::open for `writable`).
 core::Result<SimDevice> open_sim_device(const SimTarget& target, bool writable);
 
 /// The NVMe target over the drive's controller (device::make_nvme_target, so purge choice,
-/// sanitize monitoring and verification are the real code): one namespace (NSID 1) in a
-/// subsystem of one controller, polling waits in virtual time, its guard the state file's
+/// sanitize monitoring and verification are the real code): namespace `dev.nsid` in a
+/// subsystem of one controller (every attached namespace listed), polling waits in virtual time, its guard the state file's
 /// lock. Takes `dev.transport`. A writable drive's target is given the locked state file's
 /// descriptor as its held one (the block access accepts no other).
 std::unique_ptr<device::TargetDevice> make_sim_target(const std::string& path, SimDevice& dev);
@@ -50,6 +55,11 @@ std::unique_ptr<device::TargetDevice> make_sim_target(const std::string& path, S
 /// same fields as the io_uring engine's, plus CellResult::simulated.
 std::unique_ptr<engine::IoEngine> make_sim_engine(std::shared_ptr<DriveSession> session,
                                                   std::shared_ptr<core::Clock> clock);
+/// The same over namespaces `nsids` of the drive (in order: the engine's targets, see
+/// IoEngine::run_jobs); run() runs on the first. Namespaces share the drive's FTL, dies,
+/// channels, write buffer and GC, so their jobs contend as on a real drive.
+std::unique_ptr<engine::IoEngine> make_sim_engine(std::shared_ptr<DriveSession> session,
+                                                  std::shared_ptr<core::Clock> clock, std::vector<uint32_t> nsids);
 
 /// The controller alone (open_sim_device wires it; tests build targets over it).
 std::unique_ptr<device::AdminTransport> make_sim_controller(std::shared_ptr<DriveSession> session);

@@ -1,5 +1,6 @@
 // sim/sim_device.cpp — open_sim_device(): the clock (virtual time; idle runs background GC),
 // block access with bytes, the guard check and the controller, all over one DriveSession.
+#include <algorithm>
 #include <cstring>
 
 #include "sim/sim.h"
@@ -33,9 +34,10 @@ class SimClock final : public core::Clock {
 
 class SimBlockAccess final : public model::BlockAccess {
  public:
-  explicit SimBlockAccess(std::shared_ptr<DriveSession> s) : s_(std::move(s)) {}
+  SimBlockAccess(std::shared_ptr<DriveSession> s, uint32_t nsid) : s_(std::move(s)), nsid_(nsid) {}
   core::Status write_at(uint64_t offset, std::span<const uint8_t> data) override {
     if (auto st = check(offset, data.size()); !st.ok()) return st;
+    offset += base();
     if (auto st = s_->begin_change(RecordType::BlockWrite); !st.ok()) return st;
     if (!s_->drive().write_blocks(offset, data)) return busy(offset);
     s_->wrote_blocks(offset, std::vector<uint8_t>(data.begin(), data.end()));
@@ -43,15 +45,24 @@ class SimBlockAccess final : public model::BlockAccess {
   }
   core::Status read_at(uint64_t offset, std::span<uint8_t> data) override {
     if (auto st = check(offset, data.size()); !st.ok()) return st;
-    if (!s_->drive().read_blocks(offset, data)) return busy(offset);  // changes nothing: not logged
+    if (!s_->drive().read_blocks(offset + base(), data)) return busy(offset);  // changes nothing: not logged
     return core::ok_status();
   }
   core::Status flush() override { return core::ok_status(); }  // the buffer is the drive's own
 
  private:
+  /// The namespace's offsets are its extent's on the drive.
+  uint64_t base() const {
+    const NamespaceExtent* ns = s_->drive().find_namespace(nsid_);
+    return ns ? ns->offset_bytes : 0;
+  }
+  uint64_t size() const {
+    const NamespaceExtent* ns = s_->drive().find_namespace(nsid_);
+    return ns ? ns->size_bytes : 0;
+  }
   core::Status check(uint64_t offset, size_t bytes) const {
     const uint64_t lbs = s_->drive().geometry().lba_bytes;
-    if (offset % lbs || bytes % lbs || bytes == 0 || offset + bytes > s_->drive().capacity_bytes() ||
+    if (offset % lbs || bytes % lbs || bytes == 0 || offset + bytes > size() ||
         bytes > (64u << 20))
       return core::Error(core::ErrorKind::Io, "simulated drive: block access of " + std::to_string(bytes) +
                                                   " B at " + std::to_string(offset) + " is outside the namespace or not "
@@ -63,11 +74,12 @@ class SimBlockAccess final : public model::BlockAccess {
                                                 " refused: Sanitize In Progress");
   }
   std::shared_ptr<DriveSession> s_;
+  uint32_t nsid_;
 };
 
 class SimBlockAccessFactory final : public model::BlockAccessFactory {
  public:
-  explicit SimBlockAccessFactory(std::shared_ptr<DriveSession> s) : s_(std::move(s)) {}
+  SimBlockAccessFactory(std::shared_ptr<DriveSession> s, uint32_t nsid) : s_(std::move(s)), nsid_(nsid) {}
   /// `fd` is the held descriptor the guard gave: the state file's as it was locked (a new
   /// snapshot replaces the file and its descriptor, locked in turn). The drive must still
   /// hold its lock.
@@ -76,14 +88,17 @@ class SimBlockAccessFactory final : public model::BlockAccessFactory {
       return core::Error(core::ErrorKind::Refused, "refused: block access to the simulated drive " +
                                                        s_->target().text() +
                                                        " without its locked state file; nothing was written");
-    return std::unique_ptr<model::BlockAccess>(new SimBlockAccess(s_));
+    return std::unique_ptr<model::BlockAccess>(new SimBlockAccess(s_, nsid_));
   }
 
  private:
   std::shared_ptr<DriveSession> s_;
+  uint32_t nsid_;
 };
 
 }  // namespace
+
+std::string sim_block_name(uint32_t nsid) { return nsid == 1 ? "ptsuite-sim" : "ptsuite-sim-n" + std::to_string(nsid); }
 
 core::Result<SimDevice> open_sim_device(const SimTarget& target, bool writable) {
   auto s = DriveSession::open(target, writable);
@@ -92,7 +107,8 @@ core::Result<SimDevice> open_sim_device(const SimTarget& target, bool writable) 
   d.session = *s;
   d.clock = std::make_shared<SimClock>(d.session);
   d.transport = make_sim_controller(d.session);
-  d.block_access = std::make_shared<SimBlockAccessFactory>(d.session);
+  d.block_access = std::make_shared<SimBlockAccessFactory>(d.session, target.namespace_id());
+  d.nsid = target.namespace_id();
   std::weak_ptr<DriveSession> weak = d.session;
   d.guard = [weak]() -> core::Status {
     auto s = weak.lock();
@@ -110,31 +126,39 @@ std::unique_ptr<device::TargetDevice> make_sim_target(const std::string& path, S
   resolved.path = path;
   resolved.io_path = path;
   resolved.admin_path = path;
-  resolved.block_name = "ptsuite-sim";  // no such node in /sys/class/block: no WWID
-  resolved.nsid = 1;
+  resolved.block_name = sim_block_name(dev.nsid);  // no such node in /sys/class/block: no WWID
+  resolved.nsid = dev.nsid;
   device::NvmeTargetDeps deps;
   deps.block_access = dev.block_access;
   deps.clock = dev.clock;
   std::shared_ptr<core::Clock> clock = dev.clock;
   deps.sleep = [clock](uint64_t ns) { (void)clock->idle_ns(ns); };  // polling waits pass in virtual time
   deps.guard = [g = dev.guard](const std::string&) { return g(); };
+  // A simulated namespace has no block device to mount or hold: nothing outside ptsuite uses it.
+  deps.in_use = [](const std::string&) { return core::ok_status(); };
   // The discard purge: Dataset Management (deallocate) of the whole namespace, logged.
-  deps.discard = [s = dev.session, g = dev.guard](uint64_t bytes) -> core::Result<std::string> {
+  deps.discard = [s = dev.session, g = dev.guard, nsid = dev.nsid](uint64_t bytes) -> core::Result<std::string> {
     if (auto st = g(); !st.ok()) return st.error();
+    const NamespaceExtent* ns = s->drive().find_namespace(nsid);
+    if (!ns) return core::Error(core::ErrorKind::Io, "simulated drive: namespace " + std::to_string(nsid) + " is gone");
+    const uint64_t base = ns->offset_bytes;
+    bytes = std::min<uint64_t>(bytes, ns->size_bytes);
     if (auto st = s->begin_change(RecordType::Deallocate); !st.ok()) return st.error();
     const uint64_t trimmed = s->drive().ftl().counters().trimmed;
-    const uint64_t done = s->drive().submit_trim(s->drive().now(), 0, bytes);
+    const uint64_t done = s->drive().submit_trim(s->drive().now(), base, bytes);
     if (done == Drive::kFailed) return core::Error(core::ErrorKind::Io, "simulated drive: Dataset Management refused: Sanitize In Progress");
     s->drive().advance_to(done);
-    s->deallocated(0, bytes);
+    s->deallocated(base, bytes);
     return "Dataset Management (deallocate) of " + std::to_string(bytes) + " bytes done on the simulated drive: " +
            std::to_string(s->drive().ftl().counters().trimmed - trimmed) + " mapped pages unmapped (not a SNIA purge)";
   };
-  deps.subsystem = [](const std::string& block) -> core::Result<device::NvmeSubsystem> {
+  // Its namespaces as sysfs would list them: the default one as "ptsuite-sim", others by NSID.
+  deps.subsystem = [s = dev.session](const std::string&) -> core::Result<device::NvmeSubsystem> {
     device::NvmeSubsystem sub;
     sub.name = "ptsuite-sim-subsys";
     sub.controllers = {"ptsuite-sim-ctrl"};
-    sub.namespaces = {device::NamespaceNode{block, 1, {"ptsuite-sim-ctrl"}}};
+    for (const auto& n : s->drive().namespaces())
+      if (n.attached) sub.namespaces.push_back(device::NamespaceNode{sim_block_name(n.nsid), n.nsid, {"ptsuite-sim-ctrl"}});
     return sub;
   };
   auto target = device::make_nvme_target(resolved, std::move(dev.transport), std::move(deps));

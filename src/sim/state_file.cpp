@@ -29,7 +29,7 @@ namespace {
 constexpr char kMagic[16] = {'P', 'T', 'S', 'U', 'I', 'T', 'E', '-', 'S', 'I', 'M', 'D', 'R', 'V', '\n', '\0'};
 constexpr uint32_t kRecordMagic = 0x43455253;  // "SREC"
 constexpr size_t kRecordHeaderBytes = 24;       // magic, type, length, header checksum
-constexpr uint32_t kLastRecordType = static_cast<uint32_t>(RecordType::Deallocate);
+constexpr uint32_t kLastRecordType = static_cast<uint32_t>(RecordType::Namespace);
 
 uint64_t record_checksum(uint32_t type, uint64_t len, const uint8_t* payload) {
   Checksum c;

@@ -33,8 +33,17 @@ enum class RecordType : uint32_t {
   /// whose result the host never recorded: see DriveSession::begin_run).
   Closed = 8,
   /// Dataset Management deallocate of a byte range outside a cell (the `discard` purge).
-  Deallocate = 9
+  Deallocate = 9,
+  /// A multi-job cell: every job's spec and range, then the event it stopped at. (Records 10
+  /// and 11 are written only by drives that ran such a cell or changed their namespaces; a
+  /// drive that never did saves and logs exactly as state format 7 always did.)
+  RunJobs = 10,
+  /// Namespace Management, Attachment, or a Format NVM of one namespace of several.
+  Namespace = 11
 };
+
+/// What a RecordType::Namespace record did.
+enum class NamespaceOp : uint8_t { Delete = 0, Create = 1, Attach = 2, Detach = 3, Format = 4 };
 
 struct StateHeader {
   std::string canonical;  ///< "demo,op=28%": profile and overrides

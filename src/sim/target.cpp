@@ -17,12 +17,23 @@ std::string default_state_dir() {
   return env && *env ? env : "/var/tmp";
 }
 
-std::string SimTarget::text() const { return "sim:" + canonical(params) + "@" + state_path; }
+std::string SimTarget::drive_text() const { return "sim:" + canonical(params) + "@" + state_path; }
+
+std::string SimTarget::text() const { return drive_text() + (nsid ? "#" + std::to_string(nsid) : ""); }
 
 core::Result<SimTarget> parse_sim_target(const std::string& text) {
   const std::string where = "TARGET " + text + ": ";
   if (!is_sim_target(text)) return core::bad_input(where + "not a sim: target");
   std::string spec = text.substr(4), path;
+  uint32_t nsid = 0;
+  if (const auto hash = spec.rfind('#'); hash != std::string::npos) {  // #NSID: digits to the end
+    const std::string n = spec.substr(hash + 1);
+    if (!n.empty() && n.size() <= 3 && n.find_first_not_of("0123456789") == std::string::npos) {
+      nsid = static_cast<uint32_t>(std::stoul(n));
+      if (nsid == 0) return core::bad_input(where + "#0 is not a namespace (NSIDs start at 1)");
+      spec = spec.substr(0, hash);
+    }
+  }
   if (const auto at = spec.find('@'); at != std::string::npos) {
     path = spec.substr(at + 1);
     spec = spec.substr(0, at);
@@ -42,6 +53,7 @@ core::Result<SimTarget> parse_sim_target(const std::string& text) {
   if (!base.ok()) return core::bad_input(where + base.error().message());
   SimTarget t;
   t.params = *base;
+  t.nsid = nsid;
   std::vector<std::string> errors;
   bool blocks_given = false;
   for (size_t i = 1; i < parts.size(); ++i) {

@@ -162,11 +162,12 @@ TEST(SpecCommandLine, ParserProblemsNameTheWord) {
   auto line = app::parse_command_line({"spec", "/dev/x", "/dev/y", "--bogus=1", "--json=yes", "--oio"});
   ASSERT_EQ(line->parsed.kind, app::cli::Parsed::Kind::Command);
   const auto& e = line->args.spec.errors;
-  EXPECT_TRUE(mentions(e, "'/dev/y': unexpected argument (usage: ptsuite spec TARGET")) << testing::PrintToString(e);
+  // A further target is a job of a multi-job cell, not a problem of the parser.
+  EXPECT_EQ(line->args.spec.more_targets, (std::vector<std::string>{"/dev/y"})) << testing::PrintToString(e);
   EXPECT_TRUE(mentions(e, "--bogus: unknown option (see ptsuite spec --help)"));
   EXPECT_TRUE(mentions(e, "--json: a switch, takes no value (got 'yes')"));
   EXPECT_TRUE(mentions(e, "--oio: needs a value (QD)"));
-  EXPECT_EQ(e.size(), 4u);
+  EXPECT_EQ(e.size(), 3u);
 }
 
 TEST(CommandLine, UnknownCommandAndHelp) {

@@ -108,8 +108,9 @@ TEST(Catalog, FindsDefinitionsByIdAndAlias) {
     EXPECT_NE(bad.error().message().find(part), std::string::npos) << bad.error().message();
   auto all = config::load_all_definitions(PTS_SOURCE_DIR "/tests-pts");
   ASSERT_TRUE(all.ok());
-  // The eight PTS tests and 27 review-lab workloads (curves, sweeps); _template.toml is not a test.
-  EXPECT_EQ(all->size(), 8u + 27u);
+  // The eight PTS tests, 27 review-lab workloads (curves, sweeps) and the three quality-of-service
+  // tests (pressure, neighbour); _template.toml is not a test.
+  EXPECT_EQ(all->size(), 8u + 27u + 3u);
   auto dir = config::find_tests_dir();
   ASSERT_TRUE(dir.ok());
   unsetenv("PTSUITE_TESTS_DIR");

@@ -36,7 +36,7 @@ TEST(ProcedureTable, EveryShippedDefinitionNamesARow) {
     ASSERT_TRUE(d.ok()) << file << ": " << d.error().message();
     EXPECT_NE(config::find_procedure(d->procedure), nullptr) << file;
   }
-  EXPECT_EQ(config::procedure_names(), "steady-rounds, wsat, hir, xsr, dirth, curve, sweep");
+  EXPECT_EQ(config::procedure_names(), "steady-rounds, wsat, hir, xsr, dirth, curve, sweep, pressure, neighbour");
 }
 
 TEST(ProcedureTable, AKeyTheProcedureDoesNotReadIsRefusedWithItsLine) {

@@ -19,6 +19,7 @@ endif()
 add_executable(report_fixture_tool ${pts_report_tests}/golden_tool/report_fixture_tool.cpp
                                    ${pts_report_tests}/phase_fixtures.cpp
                                    ${pts_report_tests}/review_fixtures.cpp
+                                   ${pts_report_tests}/qos_fixtures.cpp
                                    ${pts_report_tests}/fixture_record.cpp)
 target_include_directories(report_fixture_tool PRIVATE ${PROJECT_SOURCE_DIR}/unit-tests)
 target_link_libraries(report_fixture_tool PRIVATE pts::report pts::results)
@@ -26,7 +27,7 @@ target_link_libraries(report_fixture_tool PRIVATE pts::report pts::results)
 set(pts_golden_dir ${PROJECT_BINARY_DIR}/report-golden)
 add_test(NAME report_golden_render COMMAND report_fixture_tool ${pts_golden_dir})
 set_tests_properties(report_golden_render PROPERTIES FIXTURES_SETUP report_golden TIMEOUT 120)
-foreach(fixture iops_tv6 iops_not_steady_25 throughput latency iops_interrupted wsat hir xsr dirth ecw curve sweep)
+foreach(fixture iops_tv6 iops_not_steady_25 throughput latency iops_interrupted wsat hir xsr dirth ecw curve sweep pressure neighbour)
   add_test(NAME report_golden_${fixture}
            COMMAND ${PTS_REPORT_PYTHON} ${pts_report_tests}/check_workbook.py ${pts_golden_dir}/${fixture})
   set_tests_properties(report_golden_${fixture} PROPERTIES FIXTURES_REQUIRED report_golden

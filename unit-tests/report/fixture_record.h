@@ -46,6 +46,11 @@ model::RunRecord dirth_fixture(bool ecw);
 model::RunRecord curve_fixture();
 model::RunRecord sweep_fixture();
 
+/// The quality-of-service tests (qos_fixtures.cpp; not SNIA PTS tests): write pressure over six
+/// steps, the last capped, and the noisy neighbour on six namespaces, writers off and on.
+model::RunRecord pressure_fixture();
+model::RunRecord neighbour_fixture();
+
 /// Value of `metric` ("iops", "mbps", "mean_latency_ns", "max_latency_ns", "p99_999_ns") of
 /// `cell_id` in Round `round` of sub-test `subtest`, straight from the record (for expectations).
 double cell_value(const model::RunRecord& r, size_t subtest, uint32_t round, const std::string& cell_id,

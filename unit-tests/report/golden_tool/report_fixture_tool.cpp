@@ -321,6 +321,46 @@ void review_expectations(const std::string& name, const model::RunRecord& r, jso
   }
 }
 
+void qos_expectations(const std::string& name, const model::RunRecord& r, json& e) {
+  // Not a SNIA PTS test: the header names ptsuite and the source, never SNIA's specification.
+  json every = json::array({"ptsuite", "NOT A SNIA PTS TEST — source: review lab, fio "});
+  for (const auto& x : e["every_sheet_contains"])
+    if (x != "SNIA SSS TWG" && x != "Solid State Storage Performance Test Specification") every.push_back(x);
+  e["every_sheet_contains"] = every;
+  e["report_sheets_contain"] = {"Test Platform", "Device Under Test", "Set-up Parameters", "Test Parameters",
+                                "not a SNIA PTS test; nothing here is a PTS result [not-pts]",
+                                "cells last 2 s instead of the 60 s the definition asks for [cell-seconds]"};
+  e["every_sheet_absent"] = {"INCOMPLETE", "SNIA SSS TWG"};
+  json rows = json::array();
+  const auto& rounds = r.subtests.back().rounds;
+  if (name == "pressure") {
+    e["sheets"] = {"Summary", "Read mean", "Read 99 %", "Read 99.9 %", "Read 99.99 %", "Steps", "Interpretations", "Raw"};
+    // x = the step's write MB/s achieved, the reads' 99.99 % (ms); the cap (the last step) marked.
+    for (size_t k = 0; k < rounds.size(); ++k) {
+      const auto& c = rounds[k].cells.front();
+      const double p = static_cast<double>(c.read_latency.p99_99_ns) / 1e6;
+      rows.push_back(k + 1 == rounds.size() ? json::array({c.write_mbps, p, p}) : json::array({c.write_mbps, p}));
+    }
+    e["tables"].push_back({{"sheet", "Read 99.99 %"},
+                           {"caption", "Read latency 99.99 % (from each read's schedule) per step; the line stops at "
+                                       "the cap, marked in red. Not a SNIA PTS test."},
+                           {"rows", rows}});
+  } else {
+    e["sheets"] = {"Summary", "Namespaces 99.99 %", "Namespaces mean", "Findings", "Interpretations", "Raw"};
+    // A row per quiet namespace's read job, a column per step: its reads' 99.99 % (ms).
+    for (size_t j = 0; j < 3; ++j) {
+      json row = json::array({j + 4});  // read4 … read6
+      for (const auto& round : rounds)
+        row.push_back(static_cast<double>(round.cells.front().jobs[j].read_latency.p99_99_ns) / 1e6);
+      rows.push_back(row);
+    }
+    e["tables"].push_back({{"sheet", "Namespaces 99.99 %"},
+                           {"caption", "Read latency 99.99 % (from each read's schedule) of each quiet namespace, per "
+                                       "step. Not a SNIA PTS test."},
+                           {"rows", rows}});
+  }
+}
+
 json expectations(const Fixture& f) {
   const auto& r = f.record;
   json e;
@@ -430,6 +470,7 @@ json expectations(const Fixture& f) {
   if (f.name == "wsat" || f.name == "hir" || f.name == "xsr" || f.name == "dirth" || f.name == "ecw")
     phase_expectations(f.name, r, e);
   if (f.name == "curve" || f.name == "sweep") review_expectations(f.name, r, e);
+  if (f.name == "pressure" || f.name == "neighbour") qos_expectations(f.name, r, e);
   // Raw sheet: every Round's every cell.
   size_t cells = 0;
   json spot = json::array();
@@ -465,7 +506,9 @@ int main(int argc, char** argv) {
                               {"dirth", fx::dirth_fixture(false)},
                               {"ecw", fx::dirth_fixture(true)},
                               {"curve", fx::curve_fixture()},
-                              {"sweep", fx::sweep_fixture()}};
+                              {"sweep", fx::sweep_fixture()},
+                              {"pressure", fx::pressure_fixture()},
+                              {"neighbour", fx::neighbour_fixture()}};
   for (const auto& f : fixtures) {
     const std::string dir = out + "/" + f.name;
     std::filesystem::create_directories(dir);
