@@ -7,7 +7,7 @@
 #                   sweep-qd (IOPS rise with depth, Little's law within 5 % per step, where writes
 #                   stop climbing), sweep-readmix (0..100 % read); the workbooks say "not a SNIA
 #                   PTS test" and print one page per sheet in LibreOffice when it is installed
-#  review_loop      root only: a shortened curve (TC 1 x QD 8) on a direct-I/O loop device over /dev/shm holds
+#  review_loop      root only: a shortened curve (TC 1 x QD 1) on a direct-I/O loop device over /dev/shm holds
 #                   its 50 % point's offered rate within 2 % (engine and kernel counts)
 add_test(NAME e2e_review_curves
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/review_sim.sh $<TARGET_FILE:ptsuite> curve-4k-randread curve-sql)

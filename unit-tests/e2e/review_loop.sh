@@ -3,9 +3,12 @@
 # 512 MiB loop device with direct I/O over a /dev/shm file (root; the guard tests set loop
 # devices up the same way). A shortened copy of tests-pts/curve-4k-randread.toml (no review
 # preconditioning, the maximum and one point at 50 %, 2 s warm-ups, 10 s intervals) runs through
-# the io_uring engine at one worker x QD 8 (LOOP_ARGS overrides: on a small host the paced
-# workers and the loop device's own kworker share the CPUs, and a busy host then moves the
-# device's capacity under the point). The point's offered rate must be held within 2 %: the
+# the io_uring engine at one worker x QD 1 (LOOP_ARGS overrides). Why so small: on a small host
+# the paced workers and the loop device's own kworker share the CPUs, and a busy host moves the
+# device's capacity under the point; and one paced worker issues at most ~107k IOPS on this
+# 2-vCPU VM, below half of what an idle loop device reaches at QD 8 (the fresh-machine check:
+# max 230,925, 50 % offered 115,462, achieved 107,290, -7.1 %). What is tested is the pacer
+# holding a rate the worker can issue. The point's offered rate must be held within 2 %: the
 # engine's achieved IOPS, and the kernel's own count of the loop device's I/Os
 # (/sys/block/loopN/stat, kept as the record's kernel counters) over the interval. The loop
 # device is detached on exit. Skips (77) when not root or without losetup --direct-io.
@@ -34,7 +37,7 @@ sed -e 's/^id = "curve-4k-randread"/id = "curve-loop"/' \
     -e 's/^preconditioning = "review"/preconditioning = "none"/' \
     -e 's/^purge = true.*/purge = false/' \
     "$HERE/../../tests-pts/curve-4k-randread.toml" > "$T/curve-loop.toml"
-"$P" run "$T/curve-loop.toml" "$L" --confirm "$T/loop.img" --out "$T/run" --quiet --seed 3 ${LOOP_ARGS:---threads 1 --oio 8} \
+"$P" run "$T/curve-loop.toml" "$L" --confirm "$T/loop.img" --out "$T/run" --quiet --seed 3 ${LOOP_ARGS:---threads 1 --oio 1} \
   >"$T/out" 2>"$T/err" || { cat "$T/err"; fail "the curve on $L: exit $?"; }
 python3 - "$T/run/run.json" <<'PY'
 import json, sys
