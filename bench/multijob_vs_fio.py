@@ -38,7 +38,10 @@ def diskstats(devs):
 
 def run_child(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:  # the tool's own words first (a guard refusal names its evidence)
+        sys.exit("bench: %s exited %d:\n%s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
+    out = p.stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return out, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
