@@ -300,8 +300,9 @@ const std::vector<AccessOptionHelp>& access_option_flags() {
        "none: uniform"},
       {"--rate-iops", "N", "pace all threads together to N IOPS (0: unthrottled)", "0"},
       {"--poll-budget", "US",
-       "at TC x QD <= 4: poll for each completion up to US microseconds before sleeping (0: never poll; "
-       "auto: measured before the cell, polling only where it was faster)",
+       "at TC x QD <= 4: poll for each completion up to US microseconds before sleeping (0: never poll, "
+       "at any depth; auto: measured before the cell, polling only where it was faster: at TC x QD <= 4 "
+       "up to 1000 us, above it up to 10 us)",
        "auto"},
       {"--seed", "N", "random seed (0: a fresh one, printed with the result)", "0"},
       {"--size", "SIZE", "create a missing file target with this size (e.g. 1g)", "none"},

@@ -199,13 +199,15 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 us(r.submission_latency.mean_ns), us(static_cast<double>(r.submission_latency.p99_ns)));
   std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
               r.completion.wait_min, r.completion.completions_per_reap);
+  const bool low_depth = uint64_t{r.spec.threads} * r.spec.queue_depth <= engine::kLowDepthMaxOio;
   if (r.completion.probe_sleep_ns)
-    std::printf("  probe    auto poll budget: reads at QD 1 took a mean %.1f us sleeping, %.1f us polling, "
+    std::printf("  probe    auto poll budget: reads at QD %s took a mean %.1f us sleeping, %.1f us polling, "
                 "so the workers %s\n",
+                low_depth ? "1" : std::to_string(r.spec.queue_depth).c_str(),
                 static_cast<double>(r.completion.probe_sleep_ns) / 1e3,
                 static_cast<double>(r.completion.probe_poll_ns) / 1e3, r.completion_poll_ns ? "poll" : "sleep");
   if (r.completion_poll_ns)
-    std::printf("  polling  low-depth mode: workers poll until the completion arrives, up to %.0f us per wait "
+    std::printf("  polling  workers poll until a completion arrives, up to %.0f us per wait "
                 "(%.3f s of CPU polling, %llu polls ran out of budget)\n",
                 static_cast<double>(r.completion_poll_ns) / 1e3, static_cast<double>(r.completion.poll_busy_ns) / 1e9,
                 static_cast<unsigned long long>(r.completion.poll_expired));

@@ -8,14 +8,19 @@
 //   completion semantics; never a batch wait that lets the queue drain).
 // - Each I/O's completion time is the clock read right after the wait that reaped it: its
 //   own to within one reap loop, not the time the last of a batch arrived.
-// - Sequential access submits each I/O on its own (fio's default iodepth_batch_submit=1):
-//   neighbouring I/Os submitted together are merged by the block layer's plug, so 128 KiB
-//   reads at QD 8 would reach the device as ~300 KiB requests and the device would not see
-//   the test's transfer size. Random I/Os are rarely neighbours and are submitted as a batch.
+// - Each I/O is submitted on its own io_uring_enter (fio's default iodepth_batch_submit=1),
+//   as soon as its slot is refilled. Neighbouring I/Os submitted together are merged by the
+//   block layer's plug (128 KiB sequential reads at QD 8 reached the device as ~300 KiB
+//   requests), and a batch reaches the device as a burst: on a loop device, whose kernel
+//   worker serves requests in turn, refilling a batch with one call left that worker idle
+//   between bursts and read 0.82-0.92x fio's IOPS at QD 8-32 (docs/performance.md, "What the
+//   kernel's counters show").
 // - The worker's I/O phase (WorkerStats first_submit_ns, last_completion_ns): the clock read
 //   just before its first submission, and the completion time of its last reaped I/O.
-// - Low depth (plan.completion_poll_ns > 0): after submitting, poll until a completion
+// - Polling (plan.completion_poll_ns > 0): after submitting, poll until a completion
 //   arrives, up to the budget; only then sleep. The time polled is recorded (CPU it cost).
+//   At low depth the budget is long (a whole NAND read); above it a short spin
+//   (model::kDepthSpinNs); the auto budget measures whether either pays (completion_probe.h).
 // - Paced: latency runs from each I/O's scheduled release time; the figure from submission
 //   is kept beside it.
 //
@@ -62,13 +67,12 @@ struct SlotState {
 };
 
 /// Memory the loop works in: the two buffer regions (a slot's buffer is base + slot ×
-/// plan.max_block_bytes), and QD entries each of slot state and two index arrays.
+/// plan.max_block_bytes), and QD entries each of slot state and the free-slot stack.
 struct LoopMemory {
   uint8_t* read_base = nullptr;
   uint8_t* write_base = nullptr;
   SlotState* slots = nullptr;
   uint32_t* free_slots = nullptr;
-  uint32_t* fresh = nullptr;
   WriteData* write_data = nullptr;  ///< null only for read-only plans
 };
 
@@ -91,7 +95,6 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
   const uint32_t stride = plan.max_block_bytes;
   SlotState* const slots = mem.slots;
   uint32_t* const free_slots = mem.free_slots;
-  uint32_t* const fresh = mem.fresh;
   for (uint32_t i = 0; i < qd; ++i) free_slots[i] = qd - 1 - i;
   uint32_t nfree = qd;
   uint32_t inflight = 0;
@@ -103,7 +106,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
   const uint64_t poll_ns = Pacer::kEnabled ? 0 : plan.completion_poll_ns;
   uint64_t completed = 0;
   bool issuing = true;
-  int submit_error = 0;  ///< a fatal error of a sequential I/O's own submission
+  int submit_error = 0;  ///< a fatal error of an I/O's own submission
   st.wait_min = 1;
   pacer.start(t0);
   uint64_t now = q.now();
@@ -124,8 +127,9 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
           mem.write_data->fill(buf, d.bytes, rng.next());  // unique, incompressible
         }
         q.prep(slot, d.is_read, buf, d.bytes, d.offset);
-        if (plan.sequential) {  // one I/O per submission: no plug merge (see above)
+        {  // one I/O per submission (see above)
           slots[slot].submit_ns = q.now();
+          if (st.first_submit_ns == UINT64_MAX) st.first_submit_ns = slots[slot].submit_ns;
           if constexpr (!Pacer::kEnabled) slots[slot].release_ns = slots[slot].submit_ns;
           const int r = q.submit();
           if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY && submit_error == 0) submit_error = r;
@@ -134,7 +138,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
         slots[slot].offset = d.offset;
         slots[slot].bytes = d.bytes;
         slots[slot].is_read = d.is_read;
-        fresh[n++] = slot;
+        ++n;
         issued_bytes += d.bytes;
       }
       if (issued_bytes >= budget) issuing = false;
@@ -151,13 +155,6 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
       }
     }
     const uint64_t t_submit = q.now();
-    if (n != 0 && st.first_submit_ns == UINT64_MAX) st.first_submit_ns = t_submit;
-    if (!plan.sequential) {
-      for (uint32_t i = 0; i < n; ++i) {
-        slots[fresh[i]].submit_ns = t_submit;
-        if constexpr (!Pacer::kEnabled) slots[fresh[i]].release_ns = t_submit;
-      }
-    }
     int ret;
     if constexpr (Pacer::kEnabled) {
       // Wait for a completion, but wake for the next release while still issuing.

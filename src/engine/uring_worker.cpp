@@ -65,7 +65,6 @@ struct UringWorker::Ring {
   bool buffers_registered = false;
   std::vector<SlotState> slots;
   std::vector<uint32_t> free_slots;
-  std::vector<uint32_t> fresh;
   WriteData write_data;  ///< each write's data, from the process's shared pool
 
   void release_buffers() {
@@ -271,7 +270,6 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
   if (writable_) r.write_data.reset();
   r.slots.assign(qd, SlotState{});
   r.free_slots.resize(qd);
-  r.fresh.resize(qd);
   stats_.reset();
   ios_done_.store(0, std::memory_order_relaxed);
   return true;
@@ -280,6 +278,7 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
 uint64_t UringWorker::poll_budget_for(const WorkerPlan& plan) {
   stats_.completion_poll_ns = plan.completion_poll_ns;
   if (!plan.probe_completion_wait || plan.max_block_bytes == 0) return plan.completion_poll_ns;
+  if (!plan.low_depth) return depth_spin_for(plan);
   // The answer is the host's, and a host's load changes: probed again once it is a minute old.
   if (!probe_ || core::monotonic_ns() - probe_at_ns_ > kProbeValidNs) {
     Ring& r = *ring_;
@@ -302,6 +301,57 @@ uint64_t UringWorker::poll_budget_for(const WorkerPlan& plan) {
   return stats_.completion_poll_ns;
 }
 
+uint64_t UringWorker::depth_spin_for(const WorkerPlan& plan) {
+  // The answer depends on the depth and the host's load: probed again for another depth or
+  // block size, or once it is a minute old.
+  const bool stale = !depth_probe_ || depth_probe_qd_ != plan.queue_depth || depth_probe_bytes_ != plan.max_block_bytes ||
+                     core::monotonic_ns() - depth_probe_at_ns_ > kProbeValidNs;
+  if (stale) {
+    Ring& r = *ring_;
+    WorkerPlan reads = plan;  // the cell's depth, offsets and block sizes; reads only
+    reads.read_threshold = uint64_t{1} << 32;
+    reads.byte_budget = UINT64_MAX;
+    reads.trim = false;
+    reads.seed = plan.seed ^ kProbeStream;  // not the offsets the cell will draw
+    WorkerStats scratch;
+    std::atomic<uint64_t> scratch_done{0};
+    const std::atomic<bool> never{false};
+    bool failed = false;
+    auto block = [&](bool spin) -> DepthBlock {
+      if (failed) return {};
+      reads.completion_poll_ns = spin ? model::kDepthSpinNs : 0;
+      UringQueue q{&r.ring};
+      q.slots = r.slots.data();
+      const LoopMemory mem{r.read_base, r.write_base, r.slots.data(), r.free_slots.data(), nullptr};
+      // A settling part first (the previous block's way lingers), then the measured part.
+      for (const uint64_t ns : {kProbeSettleNs, kProbeBlockNs - kProbeSettleNs}) {
+        scratch.reset();
+        const uint64_t t0 = core::monotonic_ns();
+        const LoopWindow window{t0, t0 + ns, &never};
+        if (reads.sequential) run_io_loop(reads, window, q, mem, scratch, scratch_done, SequentialOffsets(reads), NoPacer{});
+        else run_io_loop(reads, window, q, mem, scratch, scratch_done, RandomOffsets(reads), NoPacer{});
+        if (q.failed || scratch.io_errors != 0) {
+          failed = true;
+          return {};
+        }
+      }
+      return {static_cast<uint64_t>(scratch.read_latency.mean_ns()), scratch.read_ios};
+    };
+    depth_probe_ = std::make_unique<CompletionProbe>(probe_depth_wait(block));
+    depth_probe_at_ns_ = core::monotonic_ns();
+    depth_probe_qd_ = plan.queue_depth;
+    depth_probe_bytes_ = plan.max_block_bytes;
+    if (!depth_probe_->ok) {  // a read failed, maybe still in flight: the cell starts on a fresh ring
+      r.close_ring();
+      if (!prepare(plan)) return 0;
+    }
+  }
+  stats_.probe_sleep_ns = depth_probe_->sleep_mean_ns;
+  stats_.probe_poll_ns = depth_probe_->poll_mean_ns;
+  stats_.completion_poll_ns = depth_probe_->ok && depth_probe_->poll ? model::kDepthSpinNs : 0;
+  return stats_.completion_poll_ns;
+}
+
 void UringWorker::run_cell(const WorkerPlan& plan, CellControl& control) {
   const bool random_arrivals = plan.arrival != model::Arrival::Fixed;
   if (plan.sequential) {
@@ -321,7 +371,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
   UringQueue q{&r.ring};
   q.trim = plan.trim;
   q.slots = r.slots.data();
-  const LoopMemory mem{r.read_base, r.write_base, r.slots.data(), r.free_slots.data(), r.fresh.data(),
+  const LoopMemory mem{r.read_base, r.write_base, r.slots.data(), r.free_slots.data(),
                        writable_ ? &r.write_data : nullptr};
   const LoopWindow window{control.t0_ns, control.deadline_ns, control.abort};
   run_io_loop(plan, window, q, mem, stats_, ios_done_, offsets, pacer);

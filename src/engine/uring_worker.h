@@ -43,7 +43,7 @@ struct WorkerStats {
   uint64_t reaps = 0;          ///< reap passes that found at least one completion
   uint64_t poll_busy_ns = 0;   ///< time spent polling for completions
   uint64_t poll_expired = 0;   ///< polls that used up their budget
-  uint64_t completion_poll_ns = 0;  ///< the low-depth poll budget this worker ran with (0: slept)
+  uint64_t completion_poll_ns = 0;  ///< the poll budget this worker ran with (0: slept)
   /// The completion probe's mean read latency sleeping and polling that this cell's choice
   /// rests on (0: no probe), see engine/completion_probe.h.
   uint64_t probe_sleep_ns = 0, probe_poll_ns = 0;
@@ -92,6 +92,9 @@ class UringWorker {
   /// probe, the auto budget if the probe (run before the cell when the last is over a minute
   /// old) found polling faster. Records the probe in stats_.
   uint64_t poll_budget_for(const WorkerPlan& plan);
+  /// Above low depth: model::kDepthSpinNs if the depth probe (reads at the cell's depth, both
+  /// ways, run when the last is stale) found spinning faster, else 0. Records it in stats_.
+  uint64_t depth_spin_for(const WorkerPlan& plan);
   void run_cell(const WorkerPlan& plan, CellControl& control);
   template <class Offsets, class Pacer>
   void loop(const WorkerPlan& plan, CellControl& control, Offsets offsets, Pacer pacer);
@@ -105,6 +108,9 @@ class UringWorker {
   static constexpr uint64_t kProbeValidNs = 60'000'000'000ull;
   std::unique_ptr<CompletionProbe> probe_;  ///< the last completion probe
   uint64_t probe_at_ns_ = 0;
+  std::unique_ptr<CompletionProbe> depth_probe_;  ///< the last depth probe, for this QD and size
+  uint64_t depth_probe_at_ns_ = 0;
+  uint32_t depth_probe_qd_ = 0, depth_probe_bytes_ = 0;
   alignas(64) std::atomic<uint64_t> ios_done_{0};
 
   std::mutex mutex_;

@@ -165,6 +165,7 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
     p.completion_poll_ns =
         completion_poll_ns_for(spec, std::thread::hardware_concurrency());
     p.probe_completion_wait = completion_probe_for(spec, std::thread::hardware_concurrency());
+    p.low_depth = uint64_t{spec.threads} * spec.queue_depth <= kLowDepthMaxOio;
   }
   return plans;
 }
@@ -185,7 +186,7 @@ bool low_depth_with_cpus(const model::AccessSpec& spec, unsigned cpus) {
 }  // namespace
 
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus) {
-  return low_depth_with_cpus(spec, cpus) && spec.poll_budget_ns == model::kPollBudgetAuto;
+  return spec.rate_iops == 0 && spec.threads < cpus && spec.poll_budget_ns == model::kPollBudgetAuto;
 }
 
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {

@@ -74,10 +74,12 @@ struct WorkerPlan {
   /// in io_uring_enter, so the issuing CPU does not go idle between I/Os (an idle CPU's
   /// wake-up, large in VMs, would otherwise be added to every measured latency). 0 = sleep.
   uint64_t completion_poll_ns = 0;
-  /// The auto budget at low depth: the worker measures which wait is faster on this target
-  /// and host before the cell (engine/completion_probe.h) and polls up to
-  /// model::kAutoPollBudgetNs only if polling won.
+  /// The auto budget: the worker measures which wait is faster on this target and host before
+  /// the cell (engine/completion_probe.h) and polls only if polling won: at low depth up to
+  /// model::kAutoPollBudgetNs (QD 1 reads), above it up to model::kDepthSpinNs (reads at the
+  /// cell's depth).
   bool probe_completion_wait = false;
+  bool low_depth = true;  ///< the cell's TC x QD <= kLowDepthMaxOio
 };
 
 /// The stream of a paced worker's arrival gaps: apart from its offset stream (worker_index + 1),
@@ -97,9 +99,10 @@ inline ArrivalPacer arrival_pacer(const WorkerPlan& plan) {
 /// (model::kPollBudgetAuto): there each worker probes, see completion_probe_for.
 inline constexpr uint32_t kLowDepthMaxOio = 4;
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
-/// True for a low-depth spec (as above) with the auto budget: before the cell each worker
-/// measures polling against sleeping on the target (engine/completion_probe.h) and polls up to
-/// model::kAutoPollBudgetNs only if polling was faster.
+/// True for an unthrottled spec with the auto budget whose workers each have a CPU of their own
+/// (threads < cpus), at any depth: before the cell each worker measures polling against
+/// sleeping on the target (engine/completion_probe.h) and polls only if polling was faster
+/// (at low depth up to model::kAutoPollBudgetNs, above it up to model::kDepthSpinNs).
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a

@@ -38,6 +38,11 @@ struct AccessZone {
 /// NAND read (50–150 µs) and a cached write many times over.
 inline constexpr uint64_t kPollBudgetAuto = UINT64_MAX;
 inline constexpr uint64_t kAutoPollBudgetNs = 1'000'000;
+/// Above low depth the auto budget's poll is a short spin: with several I/Os in flight the
+/// next completion is usually microseconds away, and a thread that polls that long keeps its
+/// CPU from halting between completions (a halted vCPU is woken by an IPI), while a longer
+/// poll would hold the CPU the completion side needs. Measured per cell (completion_probe.h).
+inline constexpr uint64_t kDepthSpinNs = 10'000;
 /// The low-depth completion poll budget unless a definition or the operator sets one.
 inline constexpr uint64_t kDefaultPollBudgetNs = kPollBudgetAuto;
 inline constexpr uint64_t kMaxPollBudgetUs = 1'000'000;  ///< the largest budget accepted: 1 s

@@ -108,11 +108,11 @@ struct CompletionStats {
   uint32_t wait_min = 1;           ///< completions each wait asked for (1: refill on every completion)
   uint64_t reaps = 0;              ///< reap passes that found at least one completion
   double completions_per_reap = 0; ///< measured batching: completions / reaps
-  uint64_t poll_busy_ns = 0;       ///< low depth: time spent polling for completions (CPU it cost)
+  uint64_t poll_busy_ns = 0;       ///< time spent polling for completions (CPU it cost)
   uint64_t poll_expired = 0;       ///< polls that used up their budget and then slept
-  /// Auto budget at low depth: the completion probe's mean read latency sleeping and polling
-  /// (engine/completion_probe.h) that the choice rests on; the workers polled only if polling
-  /// was faster. 0 = no probe.
+  /// Auto budget: the completion probe's mean read latency sleeping and polling
+  /// (engine/completion_probe.h: at QD 1 at low depth, at the cell's depth above it) that the
+  /// choice rests on; the workers polled only if polling was faster. 0 = no probe.
   uint64_t probe_sleep_ns = 0;
   uint64_t probe_poll_ns = 0;
 };
@@ -159,9 +159,10 @@ struct CellResult {
   /// shorter than one kernel tick, or an older record).
   std::optional<double> system_cpu_pct;
   double littles_law_oio = 0; ///< iops × mean latency; ≈ TC×QD when the engine keeps up
-  /// Low-depth mode: each worker polled for completions until they arrived, up to this budget
-  /// per wait, before sleeping (keeps the issuing CPU from idling between I/Os; costs CPU,
-  /// see completion.poll_busy_ns). 0 = workers slept.
+  /// Each worker polled for completions until they arrived, up to this budget per wait, before
+  /// sleeping (keeps the issuing CPU from idling between I/Os; costs CPU, see
+  /// completion.poll_busy_ns): at low depth up to a whole read, above it a short spin
+  /// (model::kDepthSpinNs). 0 = workers slept.
   uint64_t completion_poll_ns = 0;
   CompletionStats completion;
   /// Paced cells (rate_iops > 0): "schedule" — latency runs from each I/O's scheduled release

@@ -157,7 +157,7 @@ struct LoopRun {
   WorkerStats stats;
   std::vector<uint8_t> reads, writes;
   std::vector<SlotState> slots;
-  std::vector<uint32_t> free_slots, fresh;
+  std::vector<uint32_t> free_slots;
   WriteData write_data;
 };
 
@@ -181,9 +181,8 @@ void run(LoopRun& r, Device& dev, double seconds) {
   r.writes.assign(size_t{qd} * r.plan.max_block_bytes, 0);
   r.slots.assign(qd, SlotState{});
   r.free_slots.assign(qd, 0);
-  r.fresh.assign(qd, 0);
   r.write_data.reset();
-  const LoopMemory mem{r.reads.data(), r.writes.data(), r.slots.data(), r.free_slots.data(), r.fresh.data(),
+  const LoopMemory mem{r.reads.data(), r.writes.data(), r.slots.data(), r.free_slots.data(),
                        &r.write_data};
   static const std::atomic<bool> never{false};
   const LoopWindow window{dev.clock, dev.clock + static_cast<uint64_t>(seconds * 1e9), &never};
@@ -246,11 +245,11 @@ TEST(IoLoop, EachIoGetsItsOwnCompletionTime) {
   EXPECT_GT(r.stats.reaps, 0u);
 }
 
-TEST(IoLoop, SequentialIosReachTheDeviceOneSubmissionEach) {
+TEST(IoLoop, EveryIoReachesTheDeviceInASubmissionOfItsOwn) {
   // Neighbouring I/Os submitted together are merged by the block layer's plug into larger
-  // requests than the test's block size: sequential access submits each on its own, and
-  // each keeps its own submission time (the latency sum stays the device's exactly). Random
-  // access still refills a batch per wait.
+  // requests than the test's block size, and a batch reaches a device as a burst: every I/O,
+  // sequential or random, is submitted on its own (fio's iodepth_batch_submit=1) and keeps
+  // its own submission time (the latency sum stays the device's exactly).
   FakeDevice dev;
   dev.latency = scattered;
   LoopRun r;
@@ -265,7 +264,9 @@ TEST(IoLoop, SequentialIosReachTheDeviceOneSubmissionEach) {
   LoopRun rr;
   rr.plan = plan_for(8, 100, 0, 0);
   run(rr, rnd, 0.02);
-  EXPECT_EQ(rnd.largest_submission, 8u);
+  ASSERT_GT(rr.stats.read_ios, 1'000u);
+  EXPECT_EQ(rnd.largest_submission, 1u);
+  EXPECT_EQ(rr.stats.read_latency.sum_ns(), rnd.true_latency_sum);
 }
 
 TEST(IoLoop, LowDepthPollsUntilTheIoCompletesWithinTheBudget) {
@@ -448,4 +449,51 @@ TEST(CompletionProbe, AFailedReadEndsTheProbeWithoutAChoice) {
   EXPECT_FALSE(p.ok);
   EXPECT_FALSE(p.poll);
   EXPECT_EQ(dev.offsets.size(), 1u);
+}
+
+/// The depth probe as the worker runs it: blocks of the loop itself at the plan's depth, reads
+/// only, spinning up to model::kDepthSpinNs or sleeping.
+CompletionProbe depth_probe_on(FakeDevice& dev) {
+  return probe_depth_wait([&](bool spin) -> DepthBlock {
+    LoopRun r;
+    r.plan = plan_for(8, 100, 0, spin ? model::kDepthSpinNs : 0);
+    run(r, dev, 0.005);
+    if (r.stats.io_errors != 0) return {};
+    return {static_cast<uint64_t>(r.stats.read_latency.mean_ns()), r.stats.read_ios};
+  });
+}
+
+TEST(CompletionProbe, AtDepthSpinsWhereASleepingWaitPaysAWakeUp) {
+  // QD 8 of reads taking 10-130 µs, so completions arrive a few µs apart; a sleeping wait
+  // returns 15 µs after the completion: spinning up to 10 µs mostly sees the next one without
+  // the wake-up.
+  FakeDevice dev;
+  dev.latency = scattered;
+  dev.wake_ns = 15'000;
+  const CompletionProbe p = depth_probe_on(dev);
+  ASSERT_TRUE(p.ok);
+  EXPECT_TRUE(p.poll);
+  EXPECT_LT(p.poll_mean_ns, p.sleep_mean_ns);
+  EXPECT_GT(p.reads_polling, p.reads_sleeping);
+  EXPECT_EQ(dev.writes, 0u);
+}
+
+TEST(CompletionProbe, AtDepthSleepsWhereSpinningCostsMore) {
+  // No wake-up cost, but each poll step takes 30 µs (a CPU the completing worker needs).
+  FakeDevice dev;
+  dev.latency = [](uint64_t) { return 20'000ull; };
+  dev.poll_step_ns = 30'000;
+  const CompletionProbe p = depth_probe_on(dev);
+  ASSERT_TRUE(p.ok);
+  EXPECT_FALSE(p.poll);
+  EXPECT_GT(p.poll_mean_ns, p.sleep_mean_ns);
+}
+
+TEST(CompletionProbe, AtDepthAFailedReadEndsTheProbeWithoutAChoice) {
+  FakeDevice dev;
+  dev.latency = [](uint64_t) { return 10'000ull; };
+  dev.res_override = -5;  // EIO
+  const CompletionProbe p = depth_probe_on(dev);
+  EXPECT_FALSE(p.ok);
+  EXPECT_FALSE(p.poll);
 }
