@@ -18,6 +18,10 @@
 
 #include "engine/rng.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace pts::engine {
 
 class WriteData {
@@ -42,10 +46,23 @@ class WriteData {
     while (words > 0) {
       const size_t run = std::min(words, kPoolWords - cursor_);
       const uint64_t* src = pool_ + cursor_;
-      for (size_t i = 0; i < run; ++i) {
+      size_t i = 0;
+#if defined(__SSE2__)
+      // Two words at a time (x86-64's baseline): the same bytes as the loop below, half the
+      // instructions; the compiler does not vectorize the stepping key on its own.
+      __m128i m = _mm_set_epi64x(static_cast<long long>(mask + kKeyStep), static_cast<long long>(mask));
+      const __m128i step = _mm_set1_epi64x(static_cast<long long>(2 * kKeyStep));
+      for (; i + 2 <= run; i += 2) {
+        const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i * sizeof(uint64_t)), _mm_xor_si128(s, m));
+        m = _mm_add_epi64(m, step);
+      }
+      mask += i * kKeyStep;
+#endif
+      for (; i < run; ++i) {
         const uint64_t w = src[i] ^ mask;
         std::memcpy(out + i * sizeof(uint64_t), &w, sizeof w);
-        mask += 0x9e3779b97f4a7c15ull;
+        mask += kKeyStep;
       }
       out += run * sizeof(uint64_t);
       words -= run;
@@ -55,6 +72,7 @@ class WriteData {
   }
 
  private:
+  static constexpr uint64_t kKeyStep = 0x9e3779b97f4a7c15ull;  ///< the key's step per word (odd)
   static const std::vector<uint64_t>& pool() {
     static const std::vector<uint64_t> words = [] {
       std::vector<uint64_t> w(kPoolWords);

@@ -71,3 +71,23 @@ TEST(WriteData, TheSameKeysAfterResetGiveTheSameBytesAndOtherKeysShareNoWord) {
   const std::unordered_set<uint64_t> seen(a.begin(), a.end());
   for (uint64_t w : c) EXPECT_EQ(seen.count(w), 0u);
 }
+
+TEST(WriteData, EachWordIsThePoolWordXorTheKeyStepped) {
+  // The definition, word by word, for any length (odd word counts exercise the two-words-at-a-
+  // time path's tail): word i of a write keyed k is pool[cursor + i] ^ (k + i * step). The
+  // pool is read back through key 0 (word i = pool[i] ^ i * step).
+  constexpr uint64_t kStep = 0x9e3779b97f4a7c15ull;
+  for (uint32_t words : {1u, 2u, 3u, 511u, 512u, 513u}) {
+    WriteData zero, keyed;
+    zero.reset();
+    keyed.reset();
+    std::vector<uint64_t> pool_words(words), out(words);
+    zero.fill(reinterpret_cast<uint8_t*>(pool_words.data()), words * 8, 0);
+    const uint64_t key = 0x0123456789abcdefull + words;
+    keyed.fill(reinterpret_cast<uint8_t*>(out.data()), words * 8, key);
+    for (uint32_t i = 0; i < words; ++i) {
+      const uint64_t pool = pool_words[i] ^ (i * kStep);
+      ASSERT_EQ(out[i], pool ^ (key + i * kStep)) << words << " words, word " << i;
+    }
+  }
+}
