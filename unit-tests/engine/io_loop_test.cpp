@@ -465,16 +465,16 @@ CompletionProbe depth_probe_on(FakeDevice& dev) {
 
 TEST(CompletionProbe, AtDepthSpinsWhereASleepingWaitPaysAWakeUp) {
   // QD 8 of reads taking 10-130 µs, so completions arrive a few µs apart; a sleeping wait
-  // returns 15 µs after the completion: spinning up to 10 µs mostly sees the next one without
-  // the wake-up.
+  // returns 40 µs after the completion (a halted vCPU's wake-up): spinning up to 10 µs mostly
+  // sees the next one without it.
   FakeDevice dev;
   dev.latency = scattered;
-  dev.wake_ns = 15'000;
+  dev.wake_ns = 40'000;
   const CompletionProbe p = depth_probe_on(dev);
   ASSERT_TRUE(p.ok);
   EXPECT_TRUE(p.poll);
-  EXPECT_LT(p.poll_mean_ns, p.sleep_mean_ns);
-  EXPECT_GT(p.reads_polling, p.reads_sleeping);
+  EXPECT_LT(p.poll_mean_ns * 100, p.sleep_mean_ns * (100 - kDepthSpinGainPct));
+  EXPECT_GT(p.reads_polling, p.reads_sleeping) << p.poll_mean_ns << " vs " << p.sleep_mean_ns;
   EXPECT_EQ(dev.writes, 0u);
 }
 
@@ -487,6 +487,19 @@ TEST(CompletionProbe, AtDepthSleepsWhereSpinningCostsMore) {
   ASSERT_TRUE(p.ok);
   EXPECT_FALSE(p.poll);
   EXPECT_GT(p.poll_mean_ns, p.sleep_mean_ns);
+}
+
+TEST(CompletionProbe, AtDepthASpinThatGainsLessThanItsMarginSleeps) {
+  // Blocks whose spinning mean is 5 % lower than sleeping: within the probe's noise, not worth
+  // the CPU; 12 % lower: spins.
+  for (const auto& [spin_ns, spins] : {std::pair{95'000ull, false}, std::pair{88'000ull, true}}) {
+    const CompletionProbe p = probe_depth_wait([&](bool spin) { return DepthBlock{spin ? spin_ns : 100'000ull, 1000}; });
+    ASSERT_TRUE(p.ok);
+    EXPECT_EQ(p.poll, spins) << spin_ns;
+    EXPECT_EQ(p.sleep_mean_ns, 100'000u);
+    EXPECT_EQ(p.poll_mean_ns, spin_ns);
+    EXPECT_EQ(p.reads_polling, kProbeRounds * 1000);
+  }
 }
 
 TEST(CompletionProbe, AtDepthAFailedReadEndsTheProbeWithoutAChoice) {
