@@ -77,6 +77,11 @@ struct UringWorker::Ring {
   }
   void close_ring() {
     release_buffers();
+    // The registered file holds the target's open file description, and with it the guard's
+    // flock; a ring's teardown after close is asynchronous, so without this a command run
+    // right after this one could still find the lock held (1 refusal in 20 back-to-back
+    // write-then-read runs). Unregistering drops it before this returns.
+    if (initialized) io_uring_unregister_files(&ring);
     if (initialized) io_uring_queue_exit(&ring);
     initialized = false;
     entries = 0;
@@ -174,7 +179,10 @@ void UringWorker::thread_main() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [this] { return has_cell_ || exit_; });
-      if (exit_) return;
+      if (exit_) {
+        ring_->close_ring();  // here: only the thread that made the ring may unregister (SINGLE_ISSUER)
+        return;
+      }
       plan = plan_;
       control = control_;
       has_cell_ = false;
