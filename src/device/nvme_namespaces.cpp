@@ -89,7 +89,14 @@ core::Result<model::NamespaceInventory> read_namespaces(const NamespaceAccess& a
       for (const auto& node : sub->namespaces)
         if (node.nsid == nsid) e.block = node.block;
     if (!e.block.empty() && a.in_use)
-      if (auto g = a.in_use(e.block); !g.ok()) e.in_use = true, e.in_use_why = g.error().message();
+      if (auto g = a.in_use(e.block); !g.ok()) {
+        // The guard's refusal, as a fact of the list: without "refused: ... nothing was written".
+        e.in_use = true;
+        e.in_use_why = g.error().message();
+        if (e.in_use_why.rfind("refused: ", 0) == 0) e.in_use_why.erase(0, 9);
+        if (const auto at = e.in_use_why.rfind("; nothing was written"); at != std::string::npos)
+          e.in_use_why.erase(at);
+      }
     inv.namespaces.push_back(e);
   }
   return inv;

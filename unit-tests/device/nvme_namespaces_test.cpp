@@ -94,5 +94,19 @@ TEST_F(NamespacesTest, OacsBit3ClearIsNoManagement) {
   EXPECT_EQ(changing_commands(), 0u);
 }
 
+TEST_F(NamespacesTest, ANamespaceInUseIsListedWithWhy) {
+  open();
+  second_namespace();
+  t->on(nvme::kOpIdentify, 2, nvme::kCnsNamespace, data(ns));
+  refuse_name = "nvme3n5";
+  auto inv = dev->namespaces();
+  ASSERT_TRUE(inv.ok()) << inv.error().message();
+  ASSERT_EQ(inv->namespaces.size(), 2u);
+  EXPECT_FALSE(inv->namespaces[0].in_use);
+  EXPECT_EQ(inv->namespaces[1].block, "nvme3n5");
+  EXPECT_TRUE(inv->namespaces[1].in_use);
+  EXPECT_EQ(inv->namespaces[1].in_use_why, "nvme3n5 is mounted");  // the guard's words, not a refusal
+}
+
 }  // namespace
 }  // namespace pts::device
