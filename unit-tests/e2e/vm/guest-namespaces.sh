@@ -19,22 +19,8 @@
 # Exit status: the number of failed checks.
 CTRL=${NVME_CTRL:-/dev/nvme0}
 SERIAL=$PTS_VM_SERIAL
-fails=0
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+. /usr/lib/ptsvm-guest-lib.sh  # fails, pass, fail, expect_rc, same, nsum (guest-lib.sh)
 t() { cut -d' ' -f1 /proc/uptime; }
-# expect_rc NAME WANT CMD...: runs CMD, output in /tmp/out, checks its exit status.
-expect_rc() {
-  name=$1 want=$2
-  shift 2
-  "$@" > /tmp/out 2>&1 < /dev/null
-  rc=$?
-  if [ "$rc" -eq "$want" ]; then pass "$name (exit $rc)"; else
-    fail "$name: exit $rc, expected $want"
-    sed 's/^/    | /' /tmp/out
-  fi
-}
-same() { if [ "$2" = "$3" ]; then pass "$1: $2"; else fail "$1: ptsuite '$2', expected '$3'"; fi; }
 # nsfield FILE NSID KEY: a key of one namespace in `namespaces --json` (strings unquoted)
 nsfield() {
   awk -v id="$2" -v k="$3" '
@@ -59,7 +45,6 @@ within1() {
     pass "$1: engine $2, kernel $3"
   else fail "$1: engine $2, kernel $3 (more than 1 % apart)"; fi
 }
-nsum() { dd if="$1" bs=1M iflag=direct 2> /dev/null | md5sum | cut -d' ' -f1; }
 
 echo "== namespaces on the controller node, namespace 2 detached [$(t) s]"
 expect_rc "namespaces $CTRL --json" 0 ptsuite namespaces "$CTRL" --json
