@@ -119,23 +119,25 @@ ptsuite spec /dev/nvme0n1 /dev/nvme0n2 --rw randread --bs 4k --oio 16 --seconds 
 echo "== a noisy-neighbour cell of two namespaces: writes on 1, paced reads on 2 [$(t) s]"
 sed -e 's/^title = .*/title = "Noisy neighbour, 2 namespaces (not a SNIA PTS test)"/' -e 's/^namespaces = .*/namespaces = 2/' \
   -e 's/^writers = .*/writers = [1]/' -e 's/^readers = .*/readers = [2]/' -e 's/^precondition = .*/precondition = "none"/' \
-  -e 's/^read_rate_iops = .*/read_rate_iops = 1000/' /usr/share/ptsuite/tests-pts/neighbour-6ns.toml > /tmp/nb2.toml
+  /usr/share/ptsuite/tests-pts/neighbour-6ns.toml > /tmp/nb2.toml
 set -- $(ios 1) $(ios 2)
 r1=$1 w1=$2 r2=$3 w2=$4
 expect_rc "run neighbour (2 namespaces, no purge, no preconditioning)" 0 ptsuite run /tmp/nb2.toml /dev/nvme0n1 \
-  --confirm "$SERIAL" --out /tmp/nb --cell-seconds 3 --purge none --no-report --quiet
+  --confirm "$SERIAL" --out /tmp/nb --cell-seconds 5 --purge none --no-report --quiet
 set -- $(ios 1) $(ios 2)
 kr1=$(($1 - r1)) kw1=$(($2 - w1)) kr2=$(($3 - r2)) kw2=$(($4 - w2))
-# per namespace: the reads and writes of its jobs over both cells (job-level keys one step
+# per namespace: the reads and writes of its jobs over both cells. The kernel also counts about
+# 50 reads a namespace that `run` makes outside its cells (`spec` makes none): 5 s cells and the
+# definition's 2000 reads/s keep them well under 1 % of each namespace's I/Os. (job-level keys one step
 # shallower than the job's "id")
 set -- $(awk 'match($0, /^ *"id": "(read|write)-ns[0-9]+"/) { ind = index($0, "\"") - 2; n = $2; gsub(/[^0-9]/, "", n); next }
   n != "" && match($0, /^ *"(read|write)_ios": /) && index($0, "\"") - 1 == ind {
     v = $2; sub(/,$/, "", v); if ($1 ~ /read/) r[n] += v; else w[n] += v }
   END { print r[1] + 0, w[1] + 0, r[2] + 0, w[2] + 0 }' /tmp/nb/run.json)
 echo "   engine: namespace 1 $1 reads $2 writes, namespace 2 $3 reads $4 writes; kernel: $kr1/$kw1, $kr2/$kw2"
-within1 "writer job on namespace 1: reads" "$1" "$kr1"
+within1 "writer job on namespace 1: I/Os" "$(($1 + $2))" "$((kr1 + kw1))"
 within1 "writer job on namespace 1: writes" "$2" "$kw1"
-within1 "reader jobs on namespace 2: reads" "$3" "$kr2"
+within1 "reader jobs on namespace 2: I/Os" "$3" "$kr2"
 same "no writes on namespace 2 (engine/kernel)" "$4/$kw2" "0/0"
 grep -q '"read-ns2"' /tmp/nb/run.json && grep -q '"write-ns1"' /tmp/nb/run.json && pass "run.json holds both jobs" ||
   fail "run.json jobs"
