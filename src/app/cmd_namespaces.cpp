@@ -29,7 +29,9 @@ nlohmann::json inventory_json(const model::NamespaceInventory& inv) {
     list.push_back({{"nsid", n.nsid},           {"size_bytes", n.size_bytes}, {"lba_bytes", n.lba_bytes},
                     {"lba_format", n.lba_format}, {"used_bytes", n.used_bytes}, {"attached", n.attached},
                     {"block", n.block},         {"in_use", n.in_use},         {"in_use_why", n.in_use_why}});
-  return {{"namespace_management", inv.management}, {"max_namespaces", inv.max_namespaces},
+  return {{"namespace_management", inv.management},
+          {"namespace_management_missing", inv.management_missing},
+          {"max_namespaces", inv.max_namespaces},
           {"controller_id", inv.controller_id},     {"total_bytes", inv.total_bytes},
           {"unallocated_bytes", inv.unallocated_bytes}, {"namespaces", list}};
 }
@@ -37,7 +39,8 @@ nlohmann::json inventory_json(const model::NamespaceInventory& inv) {
 void print_inventory(const std::string& target, const model::NamespaceInventory& inv) {
   std::printf("ptsuite namespaces %s: %zu namespace(s); the controller supports %u%s\n", target.c_str(),
               inv.namespaces.size(), inv.max_namespaces,
-              inv.management ? ", with Namespace Management and Attachment" : ", without Namespace Management");
+              inv.management ? ", with Namespace Management and Attachment"
+                             : (", without Namespace Management (" + inv.management_missing + ")").c_str());
   if (inv.total_bytes)
     std::printf("  capacity %s, unallocated %s\n", core::format_bytes(inv.total_bytes).c_str(),
                 core::format_bytes(inv.unallocated_bytes).c_str());
@@ -78,12 +81,20 @@ int cmd_namespaces(const NamespacesArgs& args) {
   if (!errors.empty()) return fail(errors, 2);
 
   if (!args.create) {
-    auto probe = open_read_only(args.target);
-    if (!probe) return fail(probe.error().messages, core::exit_code(probe.error().kind));
-    auto inv = probe->device->namespaces();
-    if (!inv) return fail(inv.error().messages, core::exit_code(inv.error().kind));
-    if (args.json) std::printf("%s\n", json_text(inventory_json(*inv)).c_str());
-    else print_inventory(probe->path, *inv);
+    // A controller node lists its namespaces however many there are (open_target wants the
+    // one namespace a controller node stands for); anything else through its namespace.
+    std::optional<core::Result<model::NamespaceInventory>> inv;
+    std::string shown = args.target;
+    if (!is_simulated(args.target)) inv = device::controller_namespaces(args.target);
+    if (!inv) {
+      auto probe = open_read_only(args.target);
+      if (!probe) return fail(probe.error().messages, core::exit_code(probe.error().kind));
+      shown = probe->path;
+      inv = probe->device->namespaces();
+    }
+    if (!*inv) return fail((*inv).error().messages, core::exit_code((*inv).error().kind));
+    if (args.json) std::printf("%s\n", json_text(inventory_json(**inv)).c_str());
+    else print_inventory(shown, **inv);
     return 0;
   }
   auto held = acquire_writable(args.target, writing_options(args.confirm, args.force_signatures));

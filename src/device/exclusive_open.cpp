@@ -105,7 +105,14 @@ core::Result<int> open_shared_hold(const std::string& path) {
     return core::Error(core::ErrorKind::BadInput, "TARGET " + path + ": cannot open it for direct I/O (" +
                                                       std::strerror(err) + ")", err);
   }
-  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) {
+  // The same settle as lock_exclusive: a writer that just exited may hold its lock until the
+  // kernel releases its io_uring's registered file.
+  int rc = ::flock(fd, LOCK_SH | LOCK_NB);
+  for (int i = 0; rc != 0 && errno == EWOULDBLOCK && i < kSettleTries; ++i) {
+    ::usleep(kSettleMicros);
+    rc = ::flock(fd, LOCK_SH | LOCK_NB);
+  }
+  if (rc != 0) {
     const int err = errno;
     ::close(fd);
     if (err == EWOULDBLOCK)

@@ -38,6 +38,7 @@ AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes) {
 
 AdminCommand get_smart_log() { return get_log_page(kLidSmart, kNsidAll, kSmartLogBytes); }
 AdminCommand get_sanitize_log() { return get_log_page(kLidSanitize, 0, kSanitizeLogBytes); }
+AdminCommand get_commands_effects_log() { return get_log_page(kLidCommandsEffects, 0, kCommandsEffectsBytes); }
 
 AdminCommand get_volatile_write_cache(FeatureSelect select) {
   AdminCommand c;

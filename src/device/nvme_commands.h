@@ -31,12 +31,17 @@ inline constexpr uint8_t kCnsAllocatedNamespace = 0x11;
 inline constexpr uint8_t kCnsControllerList = 0x13;  ///< controllers in the subsystem (from CNTID)
 inline constexpr uint8_t kLidSmart = 0x02;
 inline constexpr uint8_t kLidSanitize = 0x81;
+inline constexpr uint8_t kLidCommandsEffects = 0x05;  ///< Commands Supported and Effects
 inline constexpr uint8_t kFidVolatileWriteCache = 0x06;
+
+// Generic Command Status (SCT 0) values ptsuite acts on.
+inline constexpr uint8_t kScInvalidOpcode = 0x01;
 
 inline constexpr uint32_t kNsidAll = 0xFFFFFFFF;
 inline constexpr uint32_t kIdentifyBytes = 4096;
 inline constexpr uint32_t kSmartLogBytes = 512;
 inline constexpr uint32_t kSanitizeLogBytes = 512;
+inline constexpr uint32_t kCommandsEffectsBytes = 4096;
 
 /// Format NVM Secure Erase Settings.
 enum class Ses : uint8_t { None = 0, UserDataErase = 1, CryptographicErase = 2 };
@@ -54,6 +59,9 @@ AdminCommand identify_allocated_namespaces();
 AdminCommand get_log_page(uint8_t lid, uint32_t nsid, uint32_t bytes);
 AdminCommand get_smart_log();
 AdminCommand get_sanitize_log();
+/// The Commands Supported and Effects log (LID 05h): one dword per admin opcode, then per I/O
+/// opcode; bit 0 (CSUPP) says the controller supports it. Valid when LPA bit 1 is set.
+AdminCommand get_commands_effects_log();
 /// Get Features' SEL field (cdw10 bits 10:8): which value to return. Anything but Current
 /// needs ONCS bit 4 (Save and Select fields supported). SupportedCapabilities answers in cdw0:
 /// bit 0 saveable, bit 1 namespace specific, bit 2 changeable.

@@ -60,6 +60,7 @@ core::Result<IdCtrl> decode_id_ctrl(const std::vector<uint8_t>& d) {
   c.fr = text(d, 64, 8);
   c.ver = le(d, 80, 4);
   c.oacs = le(d, 256, 2);
+  c.lpa = d[261];
   c.sanicap = le(d, 328, 4);
   c.nn = le(d, 516, 4);
   c.oncs = le(d, 520, 2);
@@ -141,6 +142,11 @@ std::vector<uint32_t> decode_ns_list(const std::vector<uint8_t>& d) {
     out.push_back(id);
   }
   return out;
+}
+
+bool admin_command_supported(const std::vector<uint8_t>& d, uint8_t opcode) {
+  const size_t off = size_t{opcode} * 4;  // ACS[opcode], admin commands first
+  return off + 4 <= d.size() && (le(d, off, 4) & 1u);
 }
 
 }  // namespace pts::device::nvme

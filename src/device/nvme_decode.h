@@ -20,6 +20,7 @@ struct IdCtrl {
   std::string sn, mn, fr;  ///< trailing blanks removed
   uint32_t ver = 0;        ///< MJR 31:16, MNR 15:8, TER 7:0
   uint16_t oacs = 0;
+  uint8_t lpa = 0;
   uint32_t sanicap = 0;
   uint32_t nn = 0;
   uint16_t oncs = 0;
@@ -29,6 +30,8 @@ struct IdCtrl {
 
   bool oacs_format() const { return oacs & (1u << 1); }
   bool oacs_ns_mgmt() const { return oacs & (1u << 3); }
+  /// LPA bit 1: the controller keeps the Commands Supported and Effects log (LID 05h).
+  bool lpa_commands_effects() const { return lpa & (1u << 1); }
   bool fna_format_all_ns() const { return fna & (1u << 0); }
   bool fna_secure_erase_all_ns() const { return fna & (1u << 1); }
   bool fna_crypto_erase() const { return fna & (1u << 2); }
@@ -104,6 +107,10 @@ core::Result<SmartLog> decode_smart_log(const std::vector<uint8_t>& data);
 core::Result<SanitizeLog> decode_sanitize_log(const std::vector<uint8_t>& data);
 /// Identify active namespace list: the non-zero NSIDs.
 std::vector<uint32_t> decode_ns_list(const std::vector<uint8_t>& data);
+
+/// CSUPP (bit 0) of admin `opcode` in a Commands Supported and Effects log; false when the
+/// log is too short to hold it.
+bool admin_command_supported(const std::vector<uint8_t>& effects_log, uint8_t opcode);
 
 /// Namespace Identification Descriptors (CNS 03h): NIDT 1 = EUI-64, 2 = NGUID, 3 = UUID.
 struct NsDescriptors {

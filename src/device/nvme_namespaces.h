@@ -3,8 +3,10 @@
 // size, LBA format, use, whether attached, its block device and whether the guard finds it in
 // use) and their re-creation: every other namespace examined (in use or holding a signature:
 // refused), then deleted, then `count` created and attached to this controller. A controller
-// without Namespace Management is told so (Device error) before anything is sent that changes
-// it. Commands go through AdminTransport only (libnvme behind it). May use: core, model, device.
+// without Namespace Management (OACS bit 3 clear, or — where it keeps the Commands Supported and
+// Effects log — Management or Attachment not listed there) is told so (Device error) before
+// anything is sent that changes it. Commands go through AdminTransport only (libnvme behind
+// it). May use: core, model, device.
 #pragma once
 
 #include <functional>

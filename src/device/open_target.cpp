@@ -1,6 +1,10 @@
-// device/open_target.cpp — open_target(): resolve the path, then build the matching target.
+// device/open_target.cpp — open_target(): resolve the path, then build the matching target;
+// controller_namespaces(): a controller node's namespaces, however many.
 // May use: core, model, device.
+#include "device/guard.h"
 #include "device/libnvme_transport.h"
+#include "device/nvme_namespaces.h"
+#include "device/nvme_topology.h"
 #include "device/target_device.h"
 #include "device/target_resolve.h"
 #include "device/targets.h"
@@ -31,6 +35,18 @@ core::Result<std::unique_ptr<TargetDevice>> make_target(ResolvedTarget t,
   NvmeTargetDeps deps;
   deps.block_access = std::move(block_access);
   return make_nvme_target(t, std::move(transport.value()), std::move(deps));
+}
+
+std::optional<core::Result<model::NamespaceInventory>> controller_namespaces(const std::string& path) {
+  const auto ctrl = controller_of_node(path);
+  if (!ctrl) return std::nullopt;
+  auto transport = open_libnvme_transport(path);
+  if (!transport.ok()) return core::Result<model::NamespaceInventory>(transport.error());
+  NamespaceAccess a;
+  a.transport = transport.value().get();
+  a.subsystem = [name = *ctrl] { return subsystem_of_controller(name); };
+  a.in_use = [](const std::string& block) { return guard_block_device(block); };
+  return read_namespaces(a);
 }
 
 }  // namespace pts::device

@@ -85,4 +85,10 @@ class TargetDevice {
 core::Result<std::unique_ptr<TargetDevice>> open_target(
     const std::string& path, std::shared_ptr<model::BlockAccessFactory> block_access = nullptr);
 
+/// The namespaces of an NVMe controller given as its node (/dev/nvmeX), whatever their number:
+/// none, one, or several (where open_target() wants the one to stand for). Read-only (Identify,
+/// the Commands Supported and Effects log); each namespace's block device looked at by the
+/// guard's in-use check. nullopt when `path` is not a controller node.
+std::optional<core::Result<model::NamespaceInventory>> controller_namespaces(const std::string& path);
+
 }  // namespace pts::device

@@ -97,6 +97,15 @@ core::Result<ResolvedTarget> resolve_char_node(const std::string& path, const st
                    "node (/dev/ngXnY)");
 }
 
+std::optional<std::string> controller_of_node(const std::string& path, const std::string& root) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) return std::nullopt;
+  const std::string name = base_name(sysfs::read_link(root + "/sys/dev/char/" + devnum_text(st.st_rdev)).value_or(""));
+  static const std::regex ctrl(R"(nvme\d+)");
+  if (!std::regex_match(name, ctrl) || !sysfs::exists(root + "/sys/class/nvme/" + name)) return std::nullopt;
+  return name;
+}
+
 core::Result<ResolvedTarget> resolve_target(const std::string& path, const std::string& root) {
   ResolvedTarget t;
   t.path = path;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "core/result.h"
@@ -26,6 +27,10 @@ struct ResolvedTarget {
 
 /// Classifies `path`. `root` prefixes /sys (tests). The path must exist.
 core::Result<ResolvedTarget> resolve_target(const std::string& path, const std::string& root = "");
+
+/// The sysfs name (nvme0) of the NVMe controller whose character node `path` is; nullopt for
+/// anything else (a namespace, a generic node, a file, a missing path).
+std::optional<std::string> controller_of_node(const std::string& path, const std::string& root = "");
 
 /// The NSID an NVMe node answers for (NVME_IOCTL_ID on a generic or namespace node).
 using NsidOfNode = std::function<core::Result<uint32_t>(const std::string& node)>;

@@ -6,9 +6,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "core/clock.h"
 
@@ -44,6 +46,36 @@ std::string device_name(const fs::path& dir) {
       if (line.rfind("DEVNAME=", 0) == 0) return line.substr(8);
   }
   return dir.filename().string();
+}
+
+/// The path disks of an NVMe multipath head (nvme0n1 in an nvme-subsystem directory): each
+/// controller of the subsystem has one (nvme0c0n1) for the head's NSID. Kernels before 6.3 count
+/// nothing on the head (its stat stays zero); every request is counted on the path it took.
+std::vector<fs::path> multipath_paths(const fs::path& head) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  const fs::path subsystem = head.parent_path();
+  if (!fs::exists(subsystem / "subsysnqn", ec) || !fs::exists(head / "nsid", ec)) return out;
+  const uint64_t nsid = read_number(head / "nsid");
+  for (const auto& ctrl : fs::directory_iterator(subsystem, ec)) {
+    if (!fs::exists(ctrl.path() / "cntlid", ec)) continue;
+    for (const auto& d : fs::directory_iterator(ctrl.path(), ec))
+      if (fs::exists(d.path() / "stat", ec) && fs::exists(d.path() / "nsid", ec) && read_number(d.path() / "nsid") == nsid)
+        out.push_back(fs::canonical(d.path(), ec));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// queue/nr_requests × hardware queues of a disk; 0 when unknown.
+uint32_t queue_limit(const fs::path& disk) {
+  std::error_code ec;
+  const uint64_t tags = read_number(disk / "queue" / "nr_requests");
+  uint64_t hw_queues = 0;
+  for (const auto& e : fs::directory_iterator(disk / "mq", ec))
+    if (e.is_directory()) ++hw_queues;
+  if (hw_queues == 0) hw_queues = 1;  // single-queue (or no mq/ in sysfs): one queue of nr_requests
+  return static_cast<uint32_t>(std::min<uint64_t>(tags * hw_queues, UINT32_MAX));
 }
 
 }  // namespace
@@ -99,31 +131,44 @@ std::optional<BlockStatSource> BlockStatSource::for_dev(unsigned major, unsigned
   const fs::path dir = fs::canonical(link, ec);
   if (ec) return std::nullopt;
   BlockStatSource src;
-  src.stat_path_ = (dir / "stat").string();
-  if (!src.read()) return std::nullopt;
   src.device_ = device_name(dir);
+  // A multipath head counts its I/O on its paths: their sum, and their queues' limit.
+  if (const auto paths = multipath_paths(dir); !paths.empty()) {
+    std::string names;
+    for (const auto& p : paths) {
+      src.stat_paths_.push_back((p / "stat").string());
+      src.in_flight_limit_ += queue_limit(p);
+      names += (names.empty() ? "" : "+") + p.filename().string();
+    }
+    src.device_ += " via " + names;
+    if (!src.read()) return std::nullopt;
+    return src;
+  }
+  src.stat_paths_.push_back((dir / "stat").string());
+  if (!src.read()) return std::nullopt;
   // A partition's queue is its disk's: the parent directory.
-  const fs::path disk = fs::exists(dir / "partition") ? dir.parent_path() : dir;
-  const uint64_t tags = read_number(disk / "queue" / "nr_requests");
-  uint64_t hw_queues = 0;
-  for (const auto& e : fs::directory_iterator(disk / "mq", ec))
-    if (e.is_directory()) ++hw_queues;
-  if (hw_queues == 0) hw_queues = 1;  // single-queue (or no mq/ in sysfs): one queue of nr_requests
-  src.in_flight_limit_ = static_cast<uint32_t>(std::min<uint64_t>(tags * hw_queues, UINT32_MAX));
+  src.in_flight_limit_ = queue_limit(fs::exists(dir / "partition") ? dir.parent_path() : dir);
   return src;
 }
 
 std::optional<BlockStatSample> BlockStatSource::read() const {
   // open + read + close (a few microseconds; an ifstream costs more between two cells)
-  const int fd = open(stat_path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  char buf[512];
-  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return std::nullopt;
-  auto s = parse_block_stat(std::string(buf, static_cast<size_t>(n)));
-  if (s) s->at_ns = core::monotonic_ns();
-  return s;
+  std::optional<BlockStatSample> sum;
+  for (const auto& path : stat_paths_) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    char buf[512];
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return std::nullopt;
+    auto s = parse_block_stat(std::string(buf, static_cast<size_t>(n)));
+    if (!s) return std::nullopt;
+    if (!sum) sum = *s;
+    else
+      for (size_t i = 0; i < BlockStatSample::kFieldCount; ++i) sum->v[i] += s->v[i];
+  }
+  if (sum) sum->at_ns = core::monotonic_ns();
+  return sum;
 }
 
 }  // namespace pts::engine

@@ -1,7 +1,9 @@
 // engine/block_stat.h — the kernel's block-layer counters for the device under an open
 // descriptor: finds /sys/dev/block/MAJ:MIN/stat (a whole disk's or a partition's) from the
 // descriptor's st_rdev, reads it at the start and end of a cell, and turns the two samples
-// into model::KernelCounters (I/Os, bytes, average in flight, mean device time). Regular files
+// into model::KernelCounters (I/Os, bytes, average in flight, mean device time). An NVMe
+// multipath head (nvmeXnY of an nvme-subsystem) is read as the sum of its paths (nvmeXcZnY):
+// kernels before 6.3 count nothing on the head itself. Regular files
 // have no such counters (for_fd says so). The sysfs root is a parameter so tests can use a
 // fake tree. May use: core, model.
 #pragma once
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/cell.h"
 
@@ -45,11 +48,12 @@ class BlockStatSource {
   /// Reads the stat file now; nullopt when it cannot be read.
   std::optional<BlockStatSample> read() const;
   const std::string& device() const { return device_; }
-  /// queue/nr_requests × hardware queues (of the disk, for a partition); 0 when unknown.
+  /// queue/nr_requests × hardware queues (of the disk, for a partition; of every path, for a
+  /// multipath head); 0 when unknown.
   uint32_t in_flight_limit() const { return in_flight_limit_; }
 
  private:
-  std::string stat_path_;
+  std::vector<std::string> stat_paths_;  ///< one, or a multipath head's paths (summed)
   std::string device_;
   uint32_t in_flight_limit_ = 0;
 };

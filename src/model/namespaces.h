@@ -23,6 +23,7 @@ struct NamespaceEntry {
 
 struct NamespaceInventory {
   bool management = false;       ///< the controller supports Namespace Management and Attachment
+  std::string management_missing;  ///< why it does not ("" when it does)
   uint32_t max_namespaces = 0;   ///< how many it supports (NN)
   uint16_t controller_id = 0;
   uint64_t total_bytes = 0;      ///< NVM capacity (0: not reported)

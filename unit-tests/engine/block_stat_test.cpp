@@ -1,7 +1,8 @@
 // unit-tests/engine/block_stat_test.cpp — the kernel's block counters: parsing a stat line,
 // the delta between two samples (I/Os with merges, bytes, average in flight, mean device
 // time, saturation), and finding a disk's and a partition's stat file and queue limit in a
-// fake sysfs tree. (The real counters of a loop device are checked end to end: pts e2e.)
+// fake sysfs tree, and an NVMe multipath head's paths (as Linux 6.1 lays them out: the head
+// counts nothing, each controller's path disk counts what went through it). (The real counters of a loop device are checked end to end: pts e2e.)
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -105,6 +106,40 @@ TEST_F(FakeSysfs, APartitionReadsItsOwnStatAndItsDisksQueue) {
   auto s = src->read();
   ASSERT_TRUE(s);
   EXPECT_EQ(s->v[engine::BlockStatSample::kReadIos], 1u);  // the partition's, not the disk's 10
+}
+
+TEST_F(FakeSysfs, AMultipathHeadIsTheSumOfItsPaths) {
+  // /sys/devices/virtual/nvme-subsystem/nvme-subsys0/{subsysnqn, nvme0n1, nvme0 -> nvme1 ->
+  // controllers}; each controller holds its path disks nvmeXcYnZ; namespace 2's path must not count.
+  const fs::path sub = root_ / "devices/virtual/nvme-subsystem/nvme-subsys0";
+  write_file(sub / "subsysnqn", "ptsuite-vm\n");
+  write_file(sub / "nvme0n1/stat", "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+  write_file(sub / "nvme0n1/nsid", "1\n");
+  write_file(sub / "nvme0n1/uevent", "DEVNAME=nvme0n1\nDEVTYPE=disk\n");
+  write_file(sub / "nvme0n1/queue/nr_requests", "128\n");
+  for (const char* c : {"nvme0", "nvme1"}) {
+    const fs::path ctrl = root_ / "devices/pci0000:00/0000:00:0" / c;
+    write_file(ctrl / "cntlid", "0\n");
+    const std::string n = std::string(c) + "c" + c[4] + "n";
+    write_file(ctrl / (n + "1") / "stat", c[4] == '0' ? "100 2 800 5 40 1 320 7 0 9 12 0 0 0 0 0 0\n"
+                                                       : "50 0 400 5 10 0 80 7 0 9 12 0 0 0 0 0 0\n");
+    write_file(ctrl / (n + "1") / "nsid", "1\n");
+    write_file(ctrl / (n + "1") / "queue/nr_requests", "1023\n");
+    fs::create_directories(ctrl / (n + "1") / "mq/0");
+    write_file(ctrl / (n + "2") / "stat", "7777 0 0 0 7777 0 0 0 0 0 0 0 0 0 0 0 0\n");
+    write_file(ctrl / (n + "2") / "nsid", "2\n");
+    fs::create_directory_symlink(ctrl, sub / c);
+  }
+  fs::create_directory_symlink(sub / "nvme0n1", root_ / "dev/block/259:7");
+  auto src = engine::BlockStatSource::for_dev(259, 7, root_.string());
+  ASSERT_TRUE(src);
+  EXPECT_EQ(src->device(), "nvme0n1 via nvme0c0n1+nvme1c1n1");
+  EXPECT_EQ(src->in_flight_limit(), 1023u * 2);
+  auto s = src->read();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->v[engine::BlockStatSample::kReadIos], 150u);
+  EXPECT_EQ(s->v[engine::BlockStatSample::kWriteIos], 50u);
+  EXPECT_EQ(s->v[engine::BlockStatSample::kReadMerges], 2u);
 }
 
 TEST_F(FakeSysfs, UnknownDeviceOrRegularFileHasNoCounters) {

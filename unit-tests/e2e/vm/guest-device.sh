@@ -17,29 +17,12 @@
 NS=${NVME_NS:-/dev/nvme0n1}
 CTRL=${NVME_CTRL:-/dev/nvme0}
 NG=${NVME_NG:-/dev/ng0n1}
-fails=0
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-# expect_rc NAME WANT CMD...: runs CMD, output in /tmp/out, checks its exit status.
-expect_rc() {
-  name=$1 want=$2
-  shift 2
-  "$@" > /tmp/out 2>&1 < /dev/null
-  rc=$?
-  if [ "$rc" -eq "$want" ]; then pass "$name (exit $rc)"; else
-    fail "$name: exit $rc, expected $want"
-    sed 's/^/    | /' /tmp/out
-  fi
-}
-# same NAME GOT WANT
-same() { if [ "$2" = "$3" ]; then pass "$1: $2"; else fail "$1: ptsuite '$2', expected '$3'"; fi; }
+. /usr/lib/ptsvm-guest-lib.sh  # fails, pass, fail, expect_rc, same, nsum (guest-lib.sh)
 # jstr FILE KEY: value of a top-level key in ptsuite's indented JSON (strings unquoted)
 jstr() { sed -n "s/^  \"$2\": //p" "$1" | head -1 | sed 's/,$//; s/^"//; s/"$//'; }
 # ctrl FIELD / ns FIELD: a field of nvme-cli's id-ctrl / id-ns text output, blanks trimmed
 ctrl() { nvme id-ctrl "$CTRL" | sed -n "s/^$1 *: \(.*\)\$/\1/p" | sed 's/ *$//'; }
 ns() { nvme id-ns "$NS" | sed -n "s/^$1 *: \(.*\)\$/\1/p" | sed 's/ *$//'; }
-# nsum DEV: checksum of the whole device (O_DIRECT reads)
-nsum() { dd if="$1" bs=1M iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1; }
 # refused NAME DEV CMD...: CMD exits 3 and the whole of DEV reads the same before and after
 # (back-to-back calls on one device reuse the last checksum as the next "before": each
 # checksum of 256 MiB costs seconds under emulation; call `fresh` after anything else writes)

@@ -10,7 +10,8 @@
 # NVME_NG=/dev/ng0n1 PTS_VM_SERIAL=<the controller's serial>. Its stdout is the console.
 # /usr/lib/ptsvm-fna-all-ns.so (unit-tests/e2e/vm/fna_all_ns.c) is there to LD_PRELOAD: with it the
 # controller reports, and behaves as, a Format NVM that covers every namespace.
-# The project's tests-pts/ is installed at /usr/share/ptsuite/tests-pts for `ptsuite run`.
+# The project's tests-pts/ is installed at /usr/share/ptsuite/tests-pts for `ptsuite run`, and
+# unit-tests/e2e/vm/guest-lib.sh (pass/fail counting, expect_rc...) at /usr/lib/ptsvm-guest-lib.sh.
 # The controller (in an NVM subsystem, so the kernel uses its multipath naming) has namespace
 # 1 (PTS_VM_SIZE, 512 B LBAs) attached and namespace 2 (64 MiB, 4 KiB LBAs) created but
 # detached: `nvme attach-ns /dev/nvme0 -n 2 -c 0` brings it in.
@@ -125,6 +126,7 @@ HERE_VM=$(dirname "$(readlink -f "$0")")
 cc -shared -fPIC -O2 -o "$ROOT/usr/lib/ptsvm-fna-all-ns.so" "$HERE_VM/fna_all_ns.c" ||
   die "cannot build unit-tests/e2e/vm/fna_all_ns.c"
 cp "$GUEST" "$ROOT/guest.sh"
+cp "$HERE_VM/guest-lib.sh" "$ROOT/usr/lib/ptsvm-guest-lib.sh"   # what the guest scripts share
 # The test definitions, where ptsuite looks for them on an installed system.
 HERE=$(dirname "$(readlink -f "$0")")
 if [[ -d $HERE/../../../tests-pts ]]; then
