@@ -105,8 +105,9 @@ core::Result<int> open_shared_hold(const std::string& path) {
     return core::Error(core::ErrorKind::BadInput, "TARGET " + path + ": cannot open it for direct I/O (" +
                                                       std::strerror(err) + ")", err);
   }
-  // The same settle as lock_exclusive: a writer that just exited may hold its lock until the
-  // kernel releases its io_uring's registered file.
+  // The same settle as lock_exclusive: a writer that just ended without closing its rings
+  // (killed; a ptsuite that exits closes them on their own threads) holds its lock until the
+  // kernel's asynchronous ring teardown releases the registered file.
   int rc = ::flock(fd, LOCK_SH | LOCK_NB);
   for (int i = 0; rc != 0 && errno == EWOULDBLOCK && i < kSettleTries; ++i) {
     ::usleep(kSettleMicros);
