@@ -55,7 +55,7 @@ const std::vector<cli::CommandText> kTexts = {
      "Management says so (exit 4, nothing changed). The change is printed as a record (--json: as JSON).",
      ""},
     {"run", "run a PTS test: purge, preconditioning, Rounds to steady state, report",
-     "TEST [TARGET] [--out RUNDIR] [--confirm WHAT] [options]",
+     "TEST [TARGET [TARGET...]] [--out RUNDIR] [--confirm WHAT]... [options]",
      "Resolves the plan of TEST for TARGET, asks for consent on anything ptsuite did not create itself, "
      "then runs the PTS state machine (purge, WIPC, Rounds until steady state or the maximum) with a "
      "journal in RUNDIR, and writes the report files at the end (also for a partial run). Every input "
@@ -217,8 +217,24 @@ void define_run(CLI::App& c, RunArgs& a) {
   d.argument("TARGET", a.target, std::string(kTargetHelp) + "; a missing file is created at --size",
              std::string(kDemoTarget) + ", in virtual time; PTSUITE_DEMO_TARGET=FILE: a 256 MiB demo file with "
                                         "0.1 s cells");
-  d.value("--out", a.out, "RUNDIR", "a new or empty run directory", "reports/TEST-YYYYMMDD-HHMMSS");
-  define_confirm(d, a.confirm, a.force_signatures, "destroy TARGET's data");
+  d.arguments("MORE", a.more_targets,
+              "further targets: the test runs on every drive in lockstep, each cell on every drive in the same "
+              "interval (one multi-job cell, one job per drive); each drive its own record and report in RUNDIR/LABEL, "
+              "the aggregate in RUNDIR (docs/multi-drive.md)",
+              "none");
+  d.value("--out", a.out, "RUNDIR", "a new or empty run directory (several targets: the run root)",
+          "reports/TEST-YYYYMMDD-HHMMSS");
+  d.each("--confirm", "WHAT",
+         "consent to destroy TARGET's data: what `ptsuite info TARGET` shows under \"Confirm with\" (the serial; for "
+         "a made-up serial the WWID, a /dev/disk/by-id/ name, a loop device's backing file or a file's path); "
+         "several targets: once per TARGET, in the order given (or A,B,...)",
+         "asked at a terminal; a target this command creates needs none", [&a](const std::string& v) {
+           a.confirms.push_back(v);
+           a.confirm = v;
+         });
+  d.flag("--force-signatures", a.force_signatures,
+         "overwrite a target that holds a file system, LVM, RAID or partition-table signature (recorded as a "
+         "deviation)");
   d.value("--size", a.size, "SIZE", "create a missing file TARGET of this size (e.g. 256m)", "none");
   define_run_options(d, a.run_options);
   define_operator_fields(d, a.operator_fields, a.errors);

@@ -38,6 +38,9 @@ std::string check_out_dir(const std::string& dir) {
   return "";
 }
 
+
+}  // namespace
+
 std::string default_out_dir(const std::string& test) {
   std::string stamp = core::iso8601_utc(core::wall_ns());  // 2026-11-30T09:37:05.123Z
   std::string compact;
@@ -47,8 +50,6 @@ std::string default_out_dir(const std::string& test) {
   for (char c : test) name += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
   return "reports/" + name + "-" + compact;
 }
-
-}  // namespace
 
 std::string demo_target() {
   const char* env = std::getenv("PTSUITE_DEMO_TARGET");
