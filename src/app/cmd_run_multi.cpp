@@ -78,10 +78,11 @@ std::string label_for(const std::string& target, std::set<std::string>& taken) {
 /// creates it), on a read-only look; else the problem in words.
 std::optional<std::string> consent_problem(const RunInputs& in, const std::optional<std::string>& value, size_t n,
                                            size_t count) {
+  if (!in.simulated && !in.info.exists) return std::nullopt;  // a file this run creates
   auto probe = open_read_only(in.target_path);
   if (!probe.ok()) return probe.error().message();
   const bool creates = probe->sim ? !probe->sim->exists() : !in.info.exists;
-  if (!value && creates) return std::nullopt;  // a target this run creates needs none
+  if (creates) return std::nullopt;  // nothing on it to destroy: needs none (its --confirm place takes any value, e.g. -)
   auto id = probe->device->identify();
   if (!id.ok()) return "TARGET " + in.target_path + ": identity unreadable: " + id.error().message();
   auto rules = confirmation_rules(in.target_path, *id);
