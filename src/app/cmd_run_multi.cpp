@@ -89,11 +89,11 @@ std::optional<std::string> consent_problem(const RunInputs& in, const std::optio
   if (!rules.ok()) return rules.error().message();
   const std::string want = device::accepted_confirmations(*rules);
   if (!value)
-    return "TARGET " + in.target_path + " (the " + std::to_string(n + 1) + ". of " + std::to_string(count) +
+    return "TARGET " + in.target_path + " (target " + std::to_string(n + 1) + " of " + std::to_string(count) +
            "): not confirmed: give --confirm once per TARGET, in the order given (this one: " + want + ")";
   if (!device::check_confirmation(*id, *rules, *value, nullptr).ok())
-    return "--confirm " + *value + " (the " + std::to_string(n + 1) + ". value) does not confirm TARGET " +
-           in.target_path + " (the " + std::to_string(n + 1) + ". target): it accepts " + want;
+    return "--confirm " + *value + " (value " + std::to_string(n + 1) + ") does not confirm TARGET " + in.target_path +
+           " (target " + std::to_string(n + 1) + " of " + std::to_string(count) + "): it accepts " + want;
   return std::nullopt;
 }
 
