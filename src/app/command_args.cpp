@@ -61,7 +61,11 @@ const std::vector<cli::CommandText> kTexts = {
      "journal in RUNDIR, and writes the report files at the end (also for a partial run). Every input "
      "problem that needs no device is named at once (exit 2), then the guard and consent (exit 3), then "
      "the plan against the device's capacity and the engine's limits (exit 2), and only then anything "
-     "that writes. Every departure from the spec is recorded as a deviation and printed.",
+     "that writes. Every departure from the spec is recorded as a deviation and printed. With several "
+     "TARGETs the test runs on every drive in lockstep (each cell on every drive in the same interval), each "
+     "drive with its own --confirm (once per TARGET, in order), record and report in RUNDIR/LABEL, and the "
+     "aggregate (summed IOPS and MB/s, spread across drives) in RUNDIR; a drive done first serves as load, a "
+     "drive that fails stops only its own record (docs/multi-drive.md).",
      "Ctrl-C stops after the current cell (twice: aborts it); `ptsuite resume RUNDIR` continues."},
     {"resume", "continue an interrupted or killed run", "RUNDIR [--confirm WHAT] [options]",
      "Continues an interrupted or killed run from RUNDIR/journal.jsonl. The target goes through the "
@@ -70,7 +74,8 @@ const std::vector<cli::CommandText> kTexts = {
      "capacity and LBA format are checked again, and a path that now names another device is refused "
      "(exit 3). The run continues at the next cell of the Round in flight and the time lost is "
      "recorded as a deviation (resume-gap). A complete run is left alone, except that missing report "
-     "files are written.",
+     "files are written. The root of a multi-drive run resumes every unfinished drive in lockstep "
+     "(--confirm A,B,...: one value per drive of the run, in its order).",
      ""},
     {"report", "render a run's report files again, offline",
      "RUNDIR [--format LIST] [--pdf-raw] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]",
