@@ -97,17 +97,6 @@ std::optional<std::string> consent_problem(const RunInputs& in, const std::optio
   return std::nullopt;
 }
 
-/// "" when ROOT can be a multi-drive run's root (missing, or an empty directory), else why not.
-std::string check_root(const std::string& root) {
-  std::error_code ec;
-  const auto st = fs::status(root, ec);
-  if (ec || !fs::exists(st)) return "";
-  if (!fs::is_directory(st)) return "--out " + root + ": exists and is not a directory";
-  if (!fs::is_empty(root, ec))
-    return "--out " + root + ": exists and is not empty (choose a new directory; to continue an interrupted run use "
-           "`ptsuite resume " + root + "`)";
-  return "";
-}
 
 struct Drive {
   RunInputs in;
@@ -146,7 +135,7 @@ int cmd_run_multi(const RunArgs& args) {
                        ": a drive runs once in a multi-drive run");
   }
   const std::string root = args.out ? *args.out : default_out_dir(args.test);
-  if (auto why = check_root(root); !why.empty()) errors.push_back(why);
+  if (auto why = check_out_dir(root); !why.empty()) errors.push_back(why);
 
   std::set<std::string> labels_taken;
   std::vector<Drive> drives;

@@ -106,8 +106,16 @@ Lockstep::Lockstep(std::vector<LockstepMember> members, engine::IoEngine* combin
     s->observer = std::make_unique<DriveObserver>(*this, i);
     slots_.push_back(std::move(s));
   }
-  log_fd_ = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (log_fd_ < 0) log_problem_ = log_path + ": cannot open the lockstep log";
+  log_fd_ = ::open(log_path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log_fd_ < 0) {
+    log_problem_ = log_path + ": cannot open the lockstep log";
+    return;
+  }
+  // A line torn by kill -9 ends here: the next interval starts a line of its own.
+  const off_t end = ::lseek(log_fd_, 0, SEEK_END);
+  char last = '\n';
+  if (end > 0 && ::pread(log_fd_, &last, 1, end - 1) == 1 && last != '\n' && ::write(log_fd_, "\n", 1) != 1)
+    log_problem_ = log_path + ": cannot end its torn last line";
 }
 
 Lockstep::~Lockstep() {

@@ -24,7 +24,8 @@ void add(std::vector<std::string>& errors, const core::Error& e) {
   errors.insert(errors.end(), e.messages.begin(), e.messages.end());
 }
 
-/// "" when RUNDIR can be used (missing, or an empty directory), else why not.
+}  // namespace
+
 std::string check_out_dir(const std::string& dir) {
   std::error_code ec;
   const auto st = fs::status(dir, ec);
@@ -37,9 +38,6 @@ std::string check_out_dir(const std::string& dir) {
     return "--out " + trusted.error().message();
   return "";
 }
-
-
-}  // namespace
 
 std::string default_out_dir(const std::string& test) {
   std::string stamp = core::iso8601_utc(core::wall_ns());  // 2026-11-30T09:37:05.123Z
