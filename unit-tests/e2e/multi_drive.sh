@@ -14,7 +14,7 @@
 #             no run directory, every state file and file byte for byte unchanged
 #   resume    kill -9 in the middle of a two-drive run, `resume ROOT`: both records complete with a
 #             resume-gap deviation, the aggregate written again
-#   files     two files (the io_uring engine's multi-job cell over both held descriptors): both
+#   files     `run lat` on two files (the io_uring engine's multi-job cell over both held descriptors): both
 #             records hold each cell's placement on its own target
 source "$(dirname "$0")/sim_lib.sh"
 start=$(date +%s)
@@ -171,7 +171,7 @@ assert agg["intervals"], "no aggregate after resume"
 PY
 
 # ---- files: the io_uring multi-job cell over both held descriptors ---------------------------
-"$PTSUITE" run iops "$WORK/fa.img" "$WORK/fb.img" --confirm "$WORK/fa.img" --confirm "$WORK/fb.img" --out "$WORK/files" \
+"$PTSUITE" run lat "$WORK/fa.img" "$WORK/fb.img" --confirm "$WORK/fa.img" --confirm "$WORK/fb.img" --out "$WORK/files" \
   --seed 5 --cell-seconds 0.1 --max-rounds 5 --quiet >files.out 2>&1 || { cat files.out; fail "run on two files"; }
 /usr/bin/python3 - files "$WORK" <<'PY' || fail "the file runs"
 import json, sys
