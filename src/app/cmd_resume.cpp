@@ -17,6 +17,8 @@
 
 #include "app/commands.h"
 #include "app/guarded_target.h"
+#include "app/multi_session.h"
+#include "app/resume_target.h"
 #include "app/run_session.h"
 #include "app/target_open.h"
 #include "device/confirm.h"
@@ -53,17 +55,12 @@ int cmd_resume(const ResumeArgs& args) {
   const std::optional<std::string>& confirm = args.confirm;
   const bool force_signatures = args.force_signatures;
 
-  if (auto trusted = results::check_run_dir_trusted(dir); !trusted.ok()) return fail(trusted.error());
-  auto taken = results::JournalSink::resume(dir);  // locked before it is read
+  if (std::filesystem::exists(std::filesystem::path(dir) / kLockstepManifest) &&
+      !std::filesystem::exists(std::filesystem::path(dir) / results::kJournal))
+    return cmd_resume_multi(args);
+  auto taken = take_journal(dir, session.quiet, "resume");
   if (!taken.ok()) return fail(taken.error());
-  const results::LoadedJournal* loaded = &taken->loaded;
-  const model::RunRecord& rec = loaded->record;
-  if (loaded->torn_tail && !session.quiet)
-    std::fprintf(stderr, "ptsuite resume: journal: %s\n", loaded->torn_detail.c_str());
-  auto rebuilt = results::rebuild_run_json_if_behind(dir, rec);
-  if (!rebuilt.ok()) return fail(rebuilt.error());
-  if (*rebuilt && !session.quiet)
-    std::fprintf(stderr, "ptsuite resume: run.json was behind the journal; rebuilt it from %s\n", results::kJournal);
+  const model::RunRecord& rec = taken->loaded.record;
   if (rec.state == model::RunState::Complete) {
     std::printf("ptsuite resume: %s is already complete; nothing to do (`ptsuite report %s` re-renders it)\n",
                 dir.c_str(), dir.c_str());
@@ -86,40 +83,12 @@ int cmd_resume(const ResumeArgs& args) {
     std::fprintf(stderr, "ptsuite resume: %s on %s, %s\n", rec.plan.title.c_str(), rec.device.path.c_str(),
                  runner::describe_position(rec).c_str());
 
-  const bool simulated = is_simulated(rec.device.path);
-  engine::TargetInfo info;
-  if (simulated) {  // never make a new drive in place of the run's
-    auto t = sim::parse_sim_target(rec.device.path);
-    if (!t.ok()) return fail(t.error());
-    std::error_code ec;
-    if (!std::filesystem::exists(t->state_path, ec))
-      return fail({"TARGET " + rec.device.path + ": the simulated drive's state file " + t->state_path +
-                   " no longer exists"}, 2);
-  } else {
-    auto ti = engine::inspect_target(rec.device.path, /*need_write=*/true);
-    if (!ti.ok()) return fail(ti.error());
-    if (!ti->exists) return fail({"TARGET " + rec.device.path + ": no longer exists"}, 2);
-    info = *ti;
-  }
-  // The one guard entry point, and the confirmation asked again (a sim: target: the lock on
-  // its state file, app/target_open.h).
-  const bool created = rec.consent.method == "created-by-ptsuite" &&
-                       (rec.device.kind == model::TargetKind::File || simulated);
-  auto writable = acquire_writable(rec.device.path, writing_options(confirm, force_signatures, created));
-  if (!writable.ok()) return fail(writable.error());
-  auto& held = writable->held;
-  if (auto same = device::check_identity_unchanged(rec.device, held->identity()); !same.ok()) {
-    core::Error e = same.error();
-    e.messages.insert(e.messages.begin(), "resume refused: " + rec.device.path +
-                                              " now resolves to another device than the one this run started on");
-    return fail(e);
-  }
-  if (!session.quiet) std::fprintf(stderr, "ptsuite resume: %s\n", consent_line(*held).c_str());
-  auto eng = open_plan_engine(*writable, info, rec.plan, confirm, force_signatures);
-  if (!eng.ok()) return fail(eng.error());
-  int code = run_session("resume", dir, **eng, held->device(), *writable->clock, *taken->sink, rec.plan, session,
-                         [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });
-  if (!close_target(*writable, "resume") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
+  auto held = hold_resumed_target(rec, confirm, force_signatures, session.quiet, "resume");
+  if (!held.ok()) return fail(held.error());
+  int code = run_session("resume", dir, *held->engine, held->writable.held->device(), *held->writable.clock,
+                         *taken->sink, rec.plan, session, [&](runner::RunEnv& env) { return runner::resume_run(env, rec); });
+  held->engine.reset();
+  if (!close_target(held->writable, "resume") && code == 0) code = core::exit_code(core::ErrorKind::Internal);
   return code;
 }
 

@@ -40,42 +40,6 @@ int fail(const std::vector<std::string>& messages, int code) {
 
 int fail(const core::Error& e) { return fail(e.messages, core::exit_code(e.kind)); }
 
-/// The guard, then the plan and the engine: what must hold before anything is written.
-struct Held {
-  WritableTarget target;
-  config::ResolvedPlan resolved;
-  std::unique_ptr<engine::IoEngine> engine;
-};
-
-/// The one guard entry point (examination, the exclusive descriptor held for the whole run —
-/// a simulated drive: an exclusive lock on its state file —, signatures, consent; ptsuite's
-/// own demo drive needs none), then the plan, which needs the capacity (its bad input, exit 2,
-/// is found with the held descriptor only read so far), then the engine. The guard comes
-/// first: an in-use target is exit 3 with its reason, even when the plan would not fit it.
-core::Result<Held> hold_and_plan(const RunInputs& in, bool created) {
-  Held h;
-  auto w = acquire_writable(in.target_path,
-                            writing_options(in.confirm, in.force_signatures, in.simulated ? in.demo : created));
-  if (!w.ok()) return w.error();
-  h.target = std::move(w.value());
-  auto refuse = [&h](core::Error e) -> core::Result<Held> {
-    discard_created(h.target);  // a state file this run made and could not use
-    return e;
-  };
-  auto resolved = config::resolve_plan(in.definition, in.options, h.target.held->identity(),
-                                       engine_limits_for(in.target_path));
-  if (!resolved.ok()) return refuse(resolved.error());
-  h.resolved = std::move(resolved.value());
-  if (!runner::find_procedure_for(h.resolved.plan))
-    return refuse(core::bad_input("TEST " + in.test + ": no procedure runs '" + h.resolved.plan.test_id +
-                                  "' yet (see ptsuite list)"));
-  if (!in.session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(*h.target.held).c_str());
-  auto eng = open_plan_engine(h.target, in.info, h.resolved.plan, in.confirm, in.force_signatures);
-  if (!eng.ok()) return refuse(eng.error());
-  h.engine = std::move(eng.value());
-  return h;
-}
-
 void print_start(const RunInputs& in, const model::RunRecord& header, const config::ResolvedPlan& resolved) {
   std::fprintf(stderr, "ptsuite run: %s on %s (%s), %zu sub-test(s), cells %g s, max %u rounds -> %s\n",
                header.plan.title.c_str(), in.target_path.c_str(), core::format_bytes(header.device.capacity_bytes).c_str(),
@@ -86,6 +50,7 @@ void print_start(const RunInputs& in, const model::RunRecord& header, const conf
 }  // namespace
 
 int cmd_run(const RunArgs& args) {
+  if (!args.more_targets.empty()) return cmd_run_multi(args);
   auto checked = check_run_inputs(args);
   if (!checked.ok()) return fail(checked.error().messages, 2);
   RunInputs& in = *checked;

@@ -55,13 +55,17 @@ const std::vector<cli::CommandText> kTexts = {
      "Management says so (exit 4, nothing changed). The change is printed as a record (--json: as JSON).",
      ""},
     {"run", "run a PTS test: purge, preconditioning, Rounds to steady state, report",
-     "TEST [TARGET] [--out RUNDIR] [--confirm WHAT] [options]",
+     "TEST [TARGET [TARGET...]] [--out RUNDIR] [--confirm WHAT]... [options]",
      "Resolves the plan of TEST for TARGET, asks for consent on anything ptsuite did not create itself, "
      "then runs the PTS state machine (purge, WIPC, Rounds until steady state or the maximum) with a "
      "journal in RUNDIR, and writes the report files at the end (also for a partial run). Every input "
      "problem that needs no device is named at once (exit 2), then the guard and consent (exit 3), then "
      "the plan against the device's capacity and the engine's limits (exit 2), and only then anything "
-     "that writes. Every departure from the spec is recorded as a deviation and printed.",
+     "that writes. Every departure from the spec is recorded as a deviation and printed. With several "
+     "TARGETs the test runs on every drive in lockstep (each cell on every drive in the same interval), each "
+     "drive with its own --confirm (once per TARGET, in order), record and report in RUNDIR/LABEL, and the "
+     "aggregate (summed IOPS and MB/s, spread across drives) in RUNDIR; a drive done first serves as load, a "
+     "drive that fails stops only its own record (docs/multi-drive.md).",
      "Ctrl-C stops after the current cell (twice: aborts it); `ptsuite resume RUNDIR` continues."},
     {"resume", "continue an interrupted or killed run", "RUNDIR [--confirm WHAT] [options]",
      "Continues an interrupted or killed run from RUNDIR/journal.jsonl. The target goes through the "
@@ -70,7 +74,8 @@ const std::vector<cli::CommandText> kTexts = {
      "capacity and LBA format are checked again, and a path that now names another device is refused "
      "(exit 3). The run continues at the next cell of the Round in flight and the time lost is "
      "recorded as a deviation (resume-gap). A complete run is left alone, except that missing report "
-     "files are written.",
+     "files are written. The root of a multi-drive run resumes every unfinished drive in lockstep "
+     "(--confirm A,B,...: one value per drive of the run, in its order).",
      ""},
     {"report", "render a run's report files again, offline",
      "RUNDIR [--format LIST] [--pdf-raw] [--out DIR] [--meta KEY=VALUE]... [--lab FILE.toml]",
@@ -217,8 +222,24 @@ void define_run(CLI::App& c, RunArgs& a) {
   d.argument("TARGET", a.target, std::string(kTargetHelp) + "; a missing file is created at --size",
              std::string(kDemoTarget) + ", in virtual time; PTSUITE_DEMO_TARGET=FILE: a 256 MiB demo file with "
                                         "0.1 s cells");
-  d.value("--out", a.out, "RUNDIR", "a new or empty run directory", "reports/TEST-YYYYMMDD-HHMMSS");
-  define_confirm(d, a.confirm, a.force_signatures, "destroy TARGET's data");
+  d.arguments("MORE", a.more_targets,
+              "further targets: the test runs on every drive in lockstep, each cell on every drive in the same "
+              "interval (one multi-job cell, one job per drive); each drive its own record and report in RUNDIR/LABEL, "
+              "the aggregate in RUNDIR (docs/multi-drive.md)",
+              "none");
+  d.value("--out", a.out, "RUNDIR", "a new or empty run directory (several targets: the run root)",
+          "reports/TEST-YYYYMMDD-HHMMSS");
+  d.each("--confirm", "WHAT",
+         "consent to destroy TARGET's data: what `ptsuite info TARGET` shows under \"Confirm with\" (the serial; for "
+         "a made-up serial the WWID, a /dev/disk/by-id/ name, a loop device's backing file or a file's path); "
+         "several targets: once per TARGET, in the order given (or A,B,...)",
+         "asked at a terminal; a target this command creates needs none", [&a](const std::string& v) {
+           a.confirms.push_back(v);
+           a.confirm = v;
+         });
+  d.flag("--force-signatures", a.force_signatures,
+         "overwrite a target that holds a file system, LVM, RAID or partition-table signature (recorded as a "
+         "deviation)");
   d.value("--size", a.size, "SIZE", "create a missing file TARGET of this size (e.g. 256m)", "none");
   define_run_options(d, a.run_options);
   define_operator_fields(d, a.operator_fields, a.errors);

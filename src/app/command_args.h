@@ -67,7 +67,10 @@ struct NamespacesArgs : ParseProblems {
 
 struct RunArgs : ParseProblems {
   std::string test, target;  ///< "" = not given (no TARGET: the demo target)
+  /// Further targets: the test runs on every drive in lockstep (app/cmd_run_multi.cpp).
+  std::vector<std::string> more_targets;
   std::optional<std::string> out, confirm, size;
+  std::vector<std::string> confirms;  ///< every --confirm value in order (confirm: the last)
   bool force_signatures = false;
   RunOptionArgs run_options;
   config::OperatorFieldArgs operator_fields;  ///< --meta, --lab

@@ -15,6 +15,10 @@ int cmd_spec(const SpecArgs& args);
 int cmd_purge(const PurgeArgs& args);
 int cmd_namespaces(const NamespacesArgs& args);
 int cmd_run(const RunArgs& args);
+/// `run` with several targets: the drives in lockstep (cmd_run_multi.cpp).
+int cmd_run_multi(const RunArgs& args);
+/// `resume ROOT` of a multi-drive run: every unfinished drive, in lockstep (cmd_resume_multi.cpp).
+int cmd_resume_multi(const ResumeArgs& args);
 int cmd_resume(const ResumeArgs& args);
 int cmd_report(const ReportArgs& args);
 int cmd_analyze(const AnalyzeArgs& args);

@@ -24,7 +24,8 @@ void add(std::vector<std::string>& errors, const core::Error& e) {
   errors.insert(errors.end(), e.messages.begin(), e.messages.end());
 }
 
-/// "" when RUNDIR can be used (missing, or an empty directory), else why not.
+}  // namespace
+
 std::string check_out_dir(const std::string& dir) {
   std::error_code ec;
   const auto st = fs::status(dir, ec);
@@ -47,8 +48,6 @@ std::string default_out_dir(const std::string& test) {
   for (char c : test) name += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
   return "reports/" + name + "-" + compact;
 }
-
-}  // namespace
 
 std::string demo_target() {
   const char* env = std::getenv("PTSUITE_DEMO_TARGET");

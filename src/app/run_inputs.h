@@ -28,6 +28,13 @@ inline constexpr double kDemoCellSeconds = 0.1;
 /// the file demo), else the `demo` simulated drive at its default state file.
 std::string demo_target();
 
+/// "" when RUNDIR can be a new run's directory (missing, or an empty directory nobody else may
+/// write), else why not, naming --out.
+std::string check_out_dir(const std::string& dir);
+
+/// reports/TEST-YYYYMMDD-HHMMSS: a run's directory when --out is not given.
+std::string default_out_dir(const std::string& test);
+
 /// A run's inputs, all of them valid.
 struct RunInputs {
   std::string test;              ///< TEST as given

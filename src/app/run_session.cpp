@@ -149,7 +149,11 @@ int run_session(const char* command, const std::string& run_dir, engine::IoEngin
   runner::RunEnv env{engine, device, clock, sink, {&flags.stop_after_cell, &flags.abort_now}, &progress};
   runner::RunResult res = go(env);
   remove_stop_handlers();
+  return finish_session(command, run_dir, res, options);
+}
 
+int finish_session(const char* command, const std::string& run_dir, runner::RunResult& res,
+                   const SessionOptions& options) {
   if (res.journaled && options.write_report) {
     report::ReportOptions ropt;
     ropt.formats = options.formats;

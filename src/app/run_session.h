@@ -31,6 +31,11 @@ int run_session(const char* command, const std::string& run_dir, engine::IoEngin
                 const model::TestPlan& plan, const SessionOptions& options,
                 const std::function<runner::RunResult(runner::RunEnv&)>& go);
 
+/// After the state machine: the report files (also for a partial run), the summary on stdout
+/// and the exit code (as run_session returns it).
+int finish_session(const char* command, const std::string& run_dir, runner::RunResult& res,
+                   const SessionOptions& options);
+
 /// Host, CPU, memory, OS and kernel of this machine.
 model::HostInfo collect_host_info();
 

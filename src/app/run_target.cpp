@@ -5,7 +5,9 @@
 #include <filesystem>
 
 #include "device/held_target.h"
+#include "app/guarded_target.h"
 #include "engine/io_target.h"
+#include "pts/procedure.h"
 
 namespace pts::app {
 
@@ -46,6 +48,30 @@ core::Result<CreatedFile> prepare_run_target(RunInputs& in) {
   if (!again.ok()) return again.error();
   in.info = *again;
   return created;
+}
+
+core::Result<Held> hold_and_plan(const RunInputs& in, bool created) {
+  Held h;
+  auto w = acquire_writable(in.target_path,
+                            writing_options(in.confirm, in.force_signatures, in.simulated ? in.demo : created));
+  if (!w.ok()) return w.error();
+  h.target = std::move(w.value());
+  auto refuse = [&h](core::Error e) -> core::Result<Held> {
+    discard_created(h.target);  // a state file this run made and could not use
+    return e;
+  };
+  auto resolved = config::resolve_plan(in.definition, in.options, h.target.held->identity(),
+                                       engine_limits_for(in.target_path));
+  if (!resolved.ok()) return refuse(resolved.error());
+  h.resolved = std::move(resolved.value());
+  if (!runner::find_procedure_for(h.resolved.plan))
+    return refuse(core::bad_input("TEST " + in.test + ": no procedure runs '" + h.resolved.plan.test_id +
+                                  "' yet (see ptsuite list)"));
+  if (!in.session.quiet) std::fprintf(stderr, "ptsuite run: %s\n", consent_line(*h.target.held).c_str());
+  auto eng = open_plan_engine(h.target, in.info, h.resolved.plan, in.confirm, in.force_signatures);
+  if (!eng.ok()) return refuse(eng.error());
+  h.engine = std::move(eng.value());
+  return h;
 }
 
 }  // namespace pts::app

@@ -5,9 +5,13 @@
 // removed again when the run stops on bad input before writing. May use: every module.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "app/run_inputs.h"
+#include "app/target_open.h"
+#include "config/plan_resolver.h"
+#include "engine/io_engine.h"
 #include "core/result.h"
 
 namespace pts::app {
@@ -29,5 +33,20 @@ class CreatedFile {
 /// created; `in.info` is then the created target's. A simulated drive or an existing target
 /// is left as it is.
 core::Result<CreatedFile> prepare_run_target(RunInputs& in);
+
+/// The guard, then the plan and the engine: what must hold before anything is written.
+struct Held {
+  WritableTarget target;
+  config::ResolvedPlan resolved;
+  std::unique_ptr<engine::IoEngine> engine;
+};
+
+/// The one guard entry point (examination, the exclusive descriptor held for the whole run —
+/// a simulated drive: an exclusive lock on its state file —, signatures, consent; ptsuite's
+/// own demo drive needs none), then the plan, which needs the capacity (its bad input, exit 2,
+/// is found with the held descriptor only read so far), then the engine. The guard comes
+/// first: an in-use target is exit 3 with its reason, even when the plan would not fit it.
+/// `created`: prepare_run_target made the target.
+core::Result<Held> hold_and_plan(const RunInputs& in, bool created);
 
 }  // namespace pts::app

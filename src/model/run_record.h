@@ -161,6 +161,23 @@ struct SimulatedDriveInfo {
   std::string note;         ///< what is virtual, in plain words
 };
 
+/// One drive of a multi-drive run (`ptsuite run TEST TARGET1 TARGET2 ...`).
+struct LockstepDrive {
+  std::string label;    ///< its run directory's name under the run root, and its job's id in each cell
+  std::string target;   ///< as records store it
+  std::string serial;
+  uint32_t job_target = 0;  ///< the cell's target index its worker runs on (the job → target mapping)
+};
+
+/// Set when the run was one drive of several run in lockstep: each cell ran on every drive in
+/// the same interval, as one multi-job cell with one job per drive (docs/multi-drive.md).
+struct LockstepInfo {
+  std::string run_root;              ///< the directory holding every drive's run and the aggregate
+  std::string label;                 ///< this drive's
+  std::vector<LockstepDrive> drives; ///< every drive of the run, in the order given
+  std::string rule;                  ///< how steady state and the Measurement Window are judged, in words
+};
+
 /// The whole run.
 struct RunRecord {
   int schema_version = kRunRecordSchemaVersion;
@@ -189,6 +206,7 @@ struct RunRecord {
   /// attached; false for real time.
   bool virtual_time = false;
   std::optional<SimulatedDriveInfo> simulated_drive;
+  std::optional<LockstepInfo> lockstep;  ///< one drive of a multi-drive run
 };
 
 }  // namespace pts::model

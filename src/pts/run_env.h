@@ -56,6 +56,21 @@ class RunObserver {
   virtual void round_finished(size_t /*subtest*/, const model::RoundRecord&) {}
 };
 
+/// Several drives run one test in lockstep (app/lockstep.h): every cell on every drive in the
+/// same interval. The runner calls it when a drive's sub-test is done; it returns once every
+/// drive still running has finished that sub-test too. Meanwhile the drive serves as load in
+/// the cells the others still run (its record takes none of them): it returns how many.
+class LockstepGate {
+ public:
+  virtual ~LockstepGate() = default;
+  struct Held {
+    uint64_t load_cells = 0;     ///< cells it served as load while it waited
+    std::string waited_for;      ///< the drives it waited for, in words
+    std::string failure;         ///< its I/O failed while it served as load ("" when none)
+  };
+  virtual Held subtest_done(size_t subtest) = 0;
+};
+
 /// Everything the state machine needs; all references outlive the run.
 struct RunEnv {
   engine::IoEngine& engine;
@@ -64,6 +79,7 @@ struct RunEnv {
   model::RecordSink& sink;
   RunControls controls;
   RunObserver* observer = nullptr;
+  LockstepGate* lockstep = nullptr;  ///< set when the drive runs in lockstep with others
 };
 
 }  // namespace pts::runner

@@ -52,6 +52,19 @@ RunResult execute(RunContext& ctx) {
   for (size_t i = 0; i < ctx.record().subtests.size(); ++i) {
     auto step = proc->run_subtest(ctx, i);
     if (!step.ok()) return fail(step.take_error());
+    if (*step == StepOutcome::Done && ctx.env().lockstep) {
+      // Steady state (or the sub-test's end) is this drive's own: its Measurement Window is
+      // fixed; it now serves as load until every other drive is done with this sub-test.
+      const auto held = ctx.env().lockstep->subtest_done(i);
+      if (held.load_cells) {
+        auto st = ctx.transition("LockstepLoad", i, 0,
+                                 "this drive's sub-test was done; it served as load in " +
+                                     std::to_string(held.load_cells) + " lockstep cell(s) not in this record while " +
+                                     held.waited_for + " went on");
+        if (!st.ok()) return fail(st.take_error());
+      }
+      if (!held.failure.empty()) return fail(core::Error(ErrorKind::Io, held.failure));
+    }
     if (*step == StepOutcome::Interrupted) {
       auto st = ctx.transition("Interrupted", i, 0, "stopped by the operator; " + describe_position(ctx.record()));
       if (st.ok()) st = restore_write_cache_step(ctx);

@@ -161,6 +161,8 @@ PTS_JSON_DECLARE(OperatorField)
 PTS_JSON_DECLARE(Transition)
 PTS_JSON_DECLARE(HostInfo)
 PTS_JSON_DECLARE(SimulatedDriveInfo)
+PTS_JSON_DECLARE(LockstepDrive)
+PTS_JSON_DECLARE(LockstepInfo)
 PTS_JSON_DECLARE(RunRecord)
 
 }  // namespace pts::model

@@ -152,10 +152,12 @@ PTS_JSON_DEFINE(HostInfo, hostname, cpu_model, cpu_count, memory_bytes,
                 os, kernel)
 PTS_JSON_DEFINE(SimulatedDriveInfo, target, profile, parameters, state_file,
                 state_format, note)
+PTS_JSON_DEFINE(LockstepDrive, label, target, serial, job_target)
+PTS_JSON_DEFINE(LockstepInfo, run_root, label, drives, rule)
 PTS_JSON_DEFINE(RunRecord, schema_version, tool_version, git_revision,
                 run_id, command_line, host, started_wall_ns,
                 ended_wall_ns, state, failure, device, consent, write_cache,
                 write_cache_original, plan, subtests, deviations, transitions, operator_fields,
-                virtual_time, simulated_drive)
+                virtual_time, simulated_drive, lockstep)
 
 }  // namespace pts::model

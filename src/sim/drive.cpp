@@ -111,6 +111,7 @@ uint64_t Drive::submit_read(uint64_t t, uint64_t offset, uint32_t bytes) {
 
 uint64_t Drive::submit_write(uint64_t t, uint64_t offset, uint32_t bytes) {
   if (sanitize_.status == 2 && sanitizing()) return kFailed;
+  if (write_faulted()) return kFailed;
   ++counters_.host_write_commands;
   counters_.host_write_bytes += bytes;
   sanitize_.global_erased = false;
@@ -202,6 +203,14 @@ void Drive::fill_generated(uint64_t sector, uint8_t* out) const {
     const uint64_t w = mix64(salt_ ^ (sector * 0x10001ull + i));
     std::memcpy(out + i, &w, 8);
   }
+}
+
+std::string Drive::failure_reason(bool is_read) {
+  if (sanitize_.status == 2 && sanitizing()) return "Sanitize In Progress";
+  if (!is_read && write_faulted())
+    return "Write Fault (fault injection: the drive's host writes reached fail_after_writes=" +
+           std::to_string(params_.fail_after_write_bytes) + " B)";
+  return "command failed";
 }
 
 bool Drive::write_blocks(uint64_t offset, std::span<const uint8_t> data) {

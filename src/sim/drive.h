@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <map>
 #include <span>
 #include <vector>
@@ -76,6 +77,12 @@ class Drive final : public FlashSink {
   /// part keeps its data, as the NVMe deallocate attribute allows. Stored bytes of the range
   /// are dropped. Costs the controller's command time only (no flash work).
   uint64_t submit_trim(uint64_t t, uint64_t offset, uint64_t bytes);
+  /// Why a command of that direction returns kFailed now (NVMe's status in words).
+  std::string failure_reason(bool is_read);
+  /// The fault-injection parameter fail_after_writes is reached: every write fails.
+  bool write_faulted() const {
+    return params_.fail_after_write_bytes && counters_.host_write_bytes >= params_.fail_after_write_bytes;
+  }
   /// Warms the mapping entries a command at `offset` will touch.
   void prefetch(uint64_t offset) const { ftl_.prefetch(offset >> geo_.page_shift); }
   /// Then (once that entry is in) warms the validity word of the page it maps to.

@@ -314,7 +314,7 @@ core::Result<LoopOutcome> run_jobs_workload(Drive& drive, const std::vector<SimJ
         ++w.stats->io_errors;
         if (w.stats->first_error.empty())
           w.stats->first_error = std::string(d.is_read ? "read" : w.plan->trim ? "trim" : "write") + " of " + std::to_string(d.bytes) +
-                                 " B at offset " + std::to_string(d.offset) + ": Sanitize In Progress";
+                                 " B at offset " + std::to_string(d.offset) + ": " + drive.failure_reason(d.is_read);
       }
       continue;
     }

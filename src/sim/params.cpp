@@ -122,6 +122,10 @@ const std::vector<Param>& params() {
       {{"variation_seed", "count", "seed of the per-operation variation (program times, read retries, controller "
                                    "jitter): the same seed repeats the same drive; another gives another drive's tails"},
        Kind::Uint, P_U32(variation_seed)},
+      {{"fail_after_writes", "bytes", "fault injection, 0 = off: once the host has written this much to the drive (over "
+                                      "its life, purges included), every further write command fails with Write Fault, "
+                                      "as a drive gone read-only does; reads still complete"}, Kind::Bytes,
+       P_U64(fail_after_write_bytes)},
   };
   return table;
 }

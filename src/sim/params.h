@@ -64,6 +64,8 @@ struct SimParams {
   double read_retry = 0.005;        ///< probability a page read needs another read (and so on)
   uint32_t ctrl_jitter_ns = 0;      ///< mean extra controller latency per command (exponential)
   uint32_t variation_seed = 1;      ///< seeds the per-operation variation (the same seed, the same draws)
+  // Fault injection (not a property of any real drive model): 0 = off
+  uint64_t fail_after_write_bytes = 0;  ///< once the host wrote this much (drive lifetime), every write fails
 };
 
 /// A parameter's documentation: name as used in `sim:PROFILE,name=value`, unit and meaning.

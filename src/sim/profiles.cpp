@@ -101,6 +101,7 @@ const std::vector<std::pair<std::string, std::string>> kTlcSources = {
     {"read_retry", "assumed: 0.5 % of page reads need a retry with shifted read voltages on a drive within its life"},
     {"ctrl_jitter_us", "assumed: 2 us mean extra controller latency per command (firmware and interrupt scheduling)"},
     {"variation_seed", "a seed, not a property of the drive: 1 unless given, so a seeded run on a fresh drive repeats"},
+    {"fail_after_writes", "fault injection, not a property of the drive: 0 (off) unless given"},
 };
 
 SimParams demo() {
