@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/command_fail.h"
 #include "app/commands.h"
 #include "app/guarded_target.h"
 #include "app/json_out.h"
@@ -18,10 +19,7 @@ namespace pts::app {
 
 namespace {
 
-int fail(const std::vector<std::string>& messages, int code) {
-  for (const auto& m : messages) std::fprintf(stderr, "ptsuite namespaces: %s\n", m.c_str());
-  return code;
-}
+int fail(const std::vector<std::string>& messages, int code) { return fail_command("namespaces", messages, code); }
 
 nlohmann::json inventory_json(const model::NamespaceInventory& inv) {
   nlohmann::json list = nlohmann::json::array();

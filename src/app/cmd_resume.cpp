@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_fail.h"
 #include "app/commands.h"
 #include "app/guarded_target.h"
 #include "app/multi_session.h"
@@ -37,10 +38,7 @@ namespace pts::app {
 
 namespace {
 
-int fail(const std::vector<std::string>& messages, int code) {
-  for (const auto& m : messages) std::fprintf(stderr, "ptsuite resume: %s\n", m.c_str());
-  return code;
-}
+int fail(const std::vector<std::string>& messages, int code) { return fail_command("resume", messages, code); }
 
 int fail(const core::Error& e) { return fail(e.messages, core::exit_code(e.kind)); }
 

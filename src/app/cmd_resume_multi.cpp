@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_fail.h"
 #include "app/cell_targets.h"
 #include "app/commands.h"
 #include "app/guarded_target.h"
@@ -21,10 +22,7 @@ namespace pts::app {
 
 namespace {
 
-int fail(const std::vector<std::string>& messages, int code) {
-  for (const auto& m : messages) std::fprintf(stderr, "ptsuite resume: %s\n", m.c_str());
-  return code;
-}
+int fail(const std::vector<std::string>& messages, int code) { return fail_command("resume", messages, code); }
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_fail.h"
 #include "app/commands.h"
 #include "app/guarded_target.h"
 #include "app/run_header.h"
@@ -33,10 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int fail(const std::vector<std::string>& messages, int code) {
-  for (const auto& m : messages) std::fprintf(stderr, "ptsuite run: %s\n", m.c_str());
-  return code;
-}
+int fail(const std::vector<std::string>& messages, int code) { return fail_command("run", messages, code); }
 
 int fail(const core::Error& e) { return fail(e.messages, core::exit_code(e.kind)); }
 

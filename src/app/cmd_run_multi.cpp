@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command_fail.h"
 #include "app/cell_targets.h"
 #include "app/commands.h"
 #include "app/guarded_target.h"
@@ -36,10 +37,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int fail(const std::vector<std::string>& messages, int code) {
-  for (const auto& m : messages) std::fprintf(stderr, "ptsuite run: %s\n", m.c_str());
-  return code;
-}
+int fail(const std::vector<std::string>& messages, int code) { return fail_command("run", messages, code); }
 
 /// The drive a target names, for "given twice": a simulated drive's state file (any namespace,
 /// any spelling of its parameters that finds the same file), a real target's canonical path.

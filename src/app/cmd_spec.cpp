@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/command_fail.h"
 #include "app/access_options.h"
 #include "app/spec_jobs.h"
 #include "app/commands.h"
@@ -240,10 +241,7 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
   if (r.io_errors) std::printf("  errors   %llu I/O error(s); first: %s\n", static_cast<unsigned long long>(r.io_errors), r.error.c_str());
 }
 
-int fail(const std::vector<std::string>& messages, int code) {
-  for (const auto& m : messages) std::fprintf(stderr, "ptsuite spec: %s\n", m.c_str());
-  return code;
-}
+int fail(const std::vector<std::string>& messages, int code) { return fail_command("spec", messages, code); }
 
 /// `spec` on a simulated drive (checked above): writing specs through the one guard entry
 /// point (the state file's lock; consent its serial), read-only ones on a read-only view.

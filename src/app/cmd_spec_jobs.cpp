@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 
+#include "app/command_fail.h"
 #include "app/access_options.h"
 #include "app/cell_targets.h"
 #include "app/json_out.h"
@@ -20,10 +21,7 @@ namespace {
 std::atomic<bool> g_stop{false};
 extern "C" void on_sigint_jobs(int) { g_stop.store(true); }
 
-int fail(const std::vector<std::string>& messages, int code) {
-  for (const auto& m : messages) std::fprintf(stderr, "ptsuite spec: %s\n", m.c_str());
-  return code;
-}
+int fail(const std::vector<std::string>& messages, int code) { return fail_command("spec", messages, code); }
 
 double us(uint64_t ns) { return static_cast<double>(ns) / 1000.0; }
 

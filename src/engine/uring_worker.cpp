@@ -298,14 +298,20 @@ uint64_t UringWorker::poll_budget_for(const WorkerPlan& plan) {
     probe_ = std::make_unique<CompletionProbe>(probe_completion_wait(q, r.read_base, plan.max_block_bytes, start, span,
                                                                      plan.seed, model::kAutoPollBudgetNs));
     probe_at_ns_ = core::monotonic_ns();
-    if (!probe_->ok) {  // a read failed, maybe still in flight: the cell starts on a fresh ring
-      r.close_ring();
-      if (!prepare(plan)) return 0;
-    }
+    if (!probe_->ok && !reopen_after_failed_probe(plan)) return 0;
   }
-  stats_.probe_sleep_ns = probe_->sleep_mean_ns;
-  stats_.probe_poll_ns = probe_->poll_mean_ns;
-  stats_.completion_poll_ns = probe_->ok && probe_->poll ? model::kAutoPollBudgetNs : 0;
+  return adopt_probe(*probe_, model::kAutoPollBudgetNs);
+}
+
+bool UringWorker::reopen_after_failed_probe(const WorkerPlan& plan) {
+  ring_->close_ring();  // a read failed, maybe still in flight: the cell starts on a fresh ring
+  return prepare(plan);
+}
+
+uint64_t UringWorker::adopt_probe(const CompletionProbe& probe, uint64_t budget_ns) {
+  stats_.probe_sleep_ns = probe.sleep_mean_ns;
+  stats_.probe_poll_ns = probe.poll_mean_ns;
+  stats_.completion_poll_ns = probe.ok && probe.poll ? budget_ns : 0;
   return stats_.completion_poll_ns;
 }
 
@@ -349,15 +355,9 @@ uint64_t UringWorker::depth_spin_for(const WorkerPlan& plan) {
     depth_probe_at_ns_ = core::monotonic_ns();
     depth_probe_qd_ = plan.queue_depth;
     depth_probe_bytes_ = plan.max_block_bytes;
-    if (!depth_probe_->ok) {  // a read failed, maybe still in flight: the cell starts on a fresh ring
-      r.close_ring();
-      if (!prepare(plan)) return 0;
-    }
+    if (!depth_probe_->ok && !reopen_after_failed_probe(plan)) return 0;
   }
-  stats_.probe_sleep_ns = depth_probe_->sleep_mean_ns;
-  stats_.probe_poll_ns = depth_probe_->poll_mean_ns;
-  stats_.completion_poll_ns = depth_probe_->ok && depth_probe_->poll ? model::kDepthSpinNs : 0;
-  return stats_.completion_poll_ns;
+  return adopt_probe(*depth_probe_, model::kDepthSpinNs);
 }
 
 void UringWorker::run_cell(const WorkerPlan& plan, CellControl& control) {

@@ -95,6 +95,10 @@ class UringWorker {
   /// Above low depth: model::kDepthSpinNs if the depth probe (reads at the cell's depth, both
   /// ways, run when the last is stale) found spinning faster, else 0. Records it in stats_.
   uint64_t depth_spin_for(const WorkerPlan& plan);
+  /// Records `probe` in stats_; returns `budget_ns` if polling won, else 0.
+  uint64_t adopt_probe(const CompletionProbe& probe, uint64_t budget_ns);
+  /// After a probe's read failed (maybe still in flight): a fresh ring for the cell.
+  bool reopen_after_failed_probe(const WorkerPlan& plan);
   void run_cell(const WorkerPlan& plan, CellControl& control);
   template <class Offsets, class Pacer>
   void loop(const WorkerPlan& plan, CellControl& control, Offsets offsets, Pacer pacer);
