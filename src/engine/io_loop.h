@@ -13,8 +13,7 @@
 //   block layer's plug (128 KiB sequential reads at QD 8 reached the device as ~300 KiB
 //   requests), and a batch reaches the device as a burst: on a loop device, whose kernel
 //   worker serves requests in turn, refilling a batch with one call left that worker idle
-//   between bursts and read 0.82-0.92x fio's IOPS at QD 8-32 (docs/performance.md, "What the
-//   kernel's counters show").
+//   between bursts (docs/performance.md, "The mechanism on a quiet host").
 // - The worker's I/O phase (WorkerStats first_submit_ns, last_completion_ns): the clock read
 //   just before its first submission, and the completion time of its last reaped I/O.
 // - Polling (plan.completion_poll_ns > 0): after submitting, poll until a completion
