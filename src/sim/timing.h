@@ -85,6 +85,10 @@ struct TimingCounters {
   uint64_t waited_reads = 0;   ///< host reads that waited for an operation they could not suspend
 };
 
+/// round(-mean_ns * log1p(-u)) for u in [0, 1): an exponential draw of mean `mean_ns`
+/// (the controller's jitter), through a faster logarithm with the same result for every u.
+uint64_t exponential_ns(double mean_ns, double u);
+
 class FlashTiming {
  public:
   FlashTiming(const SimParams& p, const Geometry& g, uint64_t seed);

@@ -3,6 +3,9 @@
 // buffer admits in order, and write-through (no PLP, cache disabled) waits for the flash.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "engine/rng.h"
 #include "sim/drive.h"
 #include "sim/timing.h"
 #include "sim_support.h"
@@ -120,6 +123,27 @@ TEST(SimTiming, WriteThroughWaitsForTheProgram) {
   d.idle(1'000'000'000);
   const auto cached = run(d, spec(0, 4096, 1, 1, 0, 3, 32 * 4096));
   EXPECT_LT(cached.mean_write_ns(), 50000);
+}
+
+// The controller's jitter goes through log(1 - u) instead of log1p(-u) (faster); the figure
+// must be the old one for every u: 10^7 draws on the generator's 2^-53 grid at three means,
+// the ends of the range, and u placed where the product is nearest a half (the fallback).
+TEST(SimTiming, ExponentialJitterRoundsAsLog1pDoes) {
+  auto old = [](double mean, double u) { return static_cast<uint64_t>(std::llround(-mean * std::log1p(-u))); };
+  uint64_t s = 12345, mismatches = 0;
+  for (double mean : {2000.0, 1.0, 1e6}) {
+    for (int i = 0; i < 3'333'334; ++i) {
+      const double u = double(engine::splitmix64(s) >> 11) * 0x1p-53;
+      mismatches += exponential_ns(mean, u) != old(mean, u);
+    }
+    for (double u : {0.0, 0x1p-53, 1e-12, 0.5, 1.0 - 0x1p-53}) mismatches += exponential_ns(mean, u) != old(mean, u);
+    for (int k = 0; k < 100'000; ++k) {  // u where -mean * log1p(-u) is (nearly) k + 0.5
+      const double u = std::floor(-std::expm1(-(k + 0.5) / mean) * 0x1p53) * 0x1p-53;
+      for (double v : {u, u + 0x1p-53, u - 0x1p-53})
+        if (v >= 0 && v < 1) mismatches += exponential_ns(mean, v) != old(mean, v);
+    }
+  }
+  EXPECT_EQ(mismatches, 0u);
 }
 
 }  // namespace
