@@ -126,7 +126,7 @@ bool Ftl::pad_host_unit() {
 }
 
 void Ftl::begin_pipeline() {
-  if (!map_) map_ = std::make_unique<MapThread>(l2p_.data(), valid_.data(), geo_);
+  if (!map_) map_ = std::make_unique<MapThread>(l2p_.data(), valid_.data(), p2l_.data(), geo_);
   settle_bitmap();  // the map thread owns the bitmap from the first push
   pipelined_ = true;
 }

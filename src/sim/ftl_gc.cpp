@@ -22,30 +22,6 @@
 
 namespace pts::sim {
 
-namespace {
-
-void radix_sort(std::vector<uint32_t>& a, std::vector<uint32_t>& tmp, uint32_t key_bits) {
-  const uint32_t passes = std::max(1u, (key_bits + 10) / 11);
-  const uint32_t digit = (key_bits + passes - 1) / passes;
-  const uint32_t mask = (1u << digit) - 1;
-  tmp.resize(a.size());
-  std::vector<uint32_t> count(size_t{1} << digit);
-  for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit) {
-    std::fill(count.begin(), count.end(), 0u);
-    for (uint32_t v : a) ++count[(v >> shift) & mask];
-    uint32_t sum = 0;
-    for (uint32_t& c : count) {
-      const uint32_t n = c;
-      c = sum;
-      sum += n;
-    }
-    for (uint32_t v : a) tmp[count[(v >> shift) & mask]++] = v;
-    a.swap(tmp);
-  }
-}
-
-}  // namespace
-
 void Ftl::gc_pace() {
   if (victim_ < 0) return;
   credit_ += num_;
@@ -136,26 +112,23 @@ void Ftl::move_victim() {
   for (; p + 64 <= end; p += 64) valid_[p >> 6] = 0;
   for (; p < end; ++p) clear_valid(p);
   sbs_[victim_].valid = 0;
-  // Move them in lpn order: the mapping updates sweep the table (prefetched ahead).
-  uint32_t key_bits = 1;
-  while (key_bits < 32 && (uint64_t{1} << key_bits) < geo_.user_pages) ++key_bits;
-  radix_sort(lpns, sort_b_, key_bits);
+  // Placement first, in physical order (where each copy goes does not depend on which lpn it
+  // holds); then the move: the lpns sorted, the i-th smallest to the i-th new page, the
+  // mapping entries a sweep over the table (prefetched ahead). Pipelined, the map thread runs
+  // the move (before any host write pushed after this) while this thread goes on.
   const size_t n = lpns.size();
-  // Placement first, in order; then the mapping entries, a sweep over the table. Pipelined,
-  // the map thread takes the upper half of the sweep (before any host write pushed after
-  // this) and this thread the lower half, at the same time.
   moved_to_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const uint64_t np = append(gc_, false);
     moved_to_[i] = static_cast<uint32_t>(np);
-    p2l_[np] = lpns[i];
     set_valid(np);
     ++sbs_[gc_.sb].valid;
     if (geo_.in_unit(gc_.offset) == 0) units_.push_back({static_cast<uint32_t>(i), geo_.die_of(np), 0});
   }
-  const size_t mine = pipelined_ ? n / 2 : n;
-  if (mine < n) map_->push_sweep(lpns.data() + mine, moved_to_.data() + mine, n - mine);
-  mapping::sweep(l2p_.data(), lpns.data(), moved_to_.data(), mine);
+  uint32_t key_bits = 1;
+  while (key_bits < 32 && (uint64_t{1} << key_bits) < geo_.user_pages) ++key_bits;
+  if (pipelined_) map_->push_move(&lpns, &sort_b_, moved_to_.data(), key_bits);
+  else mapping::move_victim(l2p_.data(), p2l_.data(), lpns, sort_b_, moved_to_.data(), key_bits);
 }
 
 void Ftl::finish_victim() {

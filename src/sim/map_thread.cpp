@@ -1,6 +1,6 @@
 // sim/map_thread.cpp — see map_thread.h. A single-producer single-consumer ring of 64-bit
-// entries (a host write's ppn + 1 above, lpn below; the top bit alone marks a GC sweep, whose
-// moves are in arrays the FTL hands over); each side publishes its index every kPublish
+// entries (a host write's ppn + 1 above, lpn below; the top bit alone marks a GC victim's move,
+// whose lpns and new pages are in arrays the FTL hands over); each side publishes its index every kPublish
 // entries, so the two cores do not trade the index lines per entry. The thread reads ahead in
 // the ring: it prefetches the mapping entry 32 updates ahead and, 16 ahead, the validity word
 // of the page that entry maps to now (a host write clears that bit), so many misses are in
@@ -8,7 +8,6 @@
 #include "sim/map_thread.h"
 
 #include <immintrin.h>
-
 
 namespace pts::sim {
 
@@ -21,8 +20,8 @@ constexpr uint32_t kSpinsBeforeYield = 1 << 15;
 uint64_t lpn_of(uint64_t e) { return e & kLpnMask; }
 }  // namespace
 
-MapThread::MapThread(uint32_t* l2p, uint64_t* valid, const Geometry& geo)
-    : l2p_(l2p), valid_(valid), geo_(geo), ring_(new uint64_t[kRing]) {
+MapThread::MapThread(uint32_t* l2p, uint64_t* valid, uint32_t* p2l, const Geometry& geo)
+    : l2p_(l2p), valid_(valid), p2l_(p2l), geo_(geo), ring_(new uint64_t[kRing]) {
   dead_.assign(geo.superblocks, 0);
   thread_ = std::thread([this] { run(); });
 }
@@ -76,8 +75,8 @@ void MapThread::park() {
 }
 
 void MapThread::apply(uint64_t e) {
-  if (e == kSweepMarker) {
-    mapping::sweep(l2p_, sweep_.lpns, sweep_.nps, sweep_.n);
+  if (e == kMoveMarker) {
+    mapping::move_victim(l2p_, p2l_, *move_.lpns, *move_.tmp, move_.nps, move_.key_bits);
     return;
   }
   const uint64_t ppn = (e >> 32) - 1;
@@ -96,7 +95,7 @@ void MapThread::run() {
       for (uint64_t i = h; i < t; ++i) {
         if (i + 32 < t) __builtin_prefetch(&l2p_[lpn_of(ring_[(i + 32) & kMask])], 1, 3);  // a marker: lpn 0
         if (i + 16 < t)
-          if (const uint64_t ahead = ring_[(i + 16) & kMask]; ahead != kSweepMarker)
+          if (const uint64_t ahead = ring_[(i + 16) & kMask]; ahead != kMoveMarker)
             mapping::prefetch_old_bit(l2p_, valid_, lpn_of(ahead));
         apply(ring_[i & kMask]);
         if ((i + 1) % kPublish == 0) head_.store(i + 1, std::memory_order_release);

@@ -9,8 +9,11 @@
 // chosen and at the end of the cell). The thread applies exactly the updates the single-thread
 // FTL would, in the same order, so results and state are the same bit for bit.
 // The update itself is sim/mapping.h, the code the single-thread FTL runs.
-// Ownership: between begin() and drain() the thread alone touches the mapping table and the
-// validity bitmap; after drain() returns it touches nothing until the next push.
+// A GC victim's move goes the same way: the FTL places the copies and hands over their lpns;
+// the thread sorts them, writes the new pages' reverse map entries and sweeps the table.
+// Ownership: between begin() and drain() the thread alone touches the mapping table, the
+// validity bitmap and the reverse map entries of a moved victim's new pages; after drain()
+// returns it touches nothing until the next push.
 // May use: sim geometry, sim mapping (std only beyond that).
 #pragma once
 
@@ -29,8 +32,9 @@ namespace pts::sim {
 
 class MapThread {
  public:
-  /// `l2p` holds ppn + 1 per lpn (0: unmapped, kStored flag); `valid` one bit per ppn.
-  MapThread(uint32_t* l2p, uint64_t* valid, const Geometry& geo);
+  /// `l2p` holds ppn + 1 per lpn (0: unmapped, kStored flag); `valid` one bit per ppn; `p2l`
+  /// the lpn per ppn (the thread writes the entries of a GC victim's new pages).
+  MapThread(uint32_t* l2p, uint64_t* valid, uint32_t* p2l, const Geometry& geo);
   ~MapThread();
   MapThread(const MapThread&) = delete;
   MapThread& operator=(const MapThread&) = delete;
@@ -38,12 +42,13 @@ class MapThread {
   /// A host write of `lpn` to `ppn`: the old page (if any) is invalidated (its superblock
   /// counted in dead(), its bit cleared), the entry set, the new page's bit set.
   void push_host(uint64_t lpn, uint64_t ppn) { push((uint64_t(ppn + 1) << 32) | lpn); }
-  /// GC moves `n` pages: lpns[i] to nps[i] (each entry's stored flag kept). Only the mapping
-  /// entries: the caller has set the new pages' bits. The arrays must stay as they are until
-  /// the next drain().
-  void push_sweep(const uint32_t* lpns, const uint32_t* nps, size_t n) {
-    sweep_ = {lpns, nps, n};
-    push(kSweepMarker);
+  /// A GC victim's move (mapping::move_victim): `lpns` sorted (`tmp` its scratch), the
+  /// reverse map entries of the new pages `nps` and the mapping entries set (each entry's
+  /// stored flag kept). The caller has placed the copies and set the new pages' bits. The
+  /// vectors and array are the thread's until the next drain().
+  void push_move(std::vector<uint32_t>* lpns, std::vector<uint32_t>* tmp, const uint32_t* nps, uint32_t key_bits) {
+    move_ = {lpns, tmp, nps, key_bits};
+    push(kMoveMarker);
   }
   /// Waits until every pushed update is applied and its bitmap bits settled. Then the caller
   /// may read and write the table and bitmap, and must fold dead() and mapped_delta().
@@ -62,8 +67,8 @@ class MapThread {
   uint64_t pushed() const { return tail_local_; }
 
  private:
-  /// Run sweep_: the top bit (no host entry has it: ppn + 1 < 2^31), lpn 0, ppn + 1 = 0.
-  static constexpr uint64_t kSweepMarker = uint64_t{1} << 63;
+  /// Run move_: the top bit (no host entry has it: ppn + 1 < 2^31), lpn 0, ppn + 1 = 0.
+  static constexpr uint64_t kMoveMarker = uint64_t{1} << 63;
   static constexpr uint64_t kRing = uint64_t{1} << 20;  ///< entries: a whole victim's moves fit
   static constexpr uint32_t kPublish = 64;              ///< entries between index publications
 
@@ -80,14 +85,16 @@ class MapThread {
   // Read only once made, by both threads.
   uint32_t* l2p_;
   uint64_t* valid_;
+  uint32_t* p2l_;
   Geometry geo_;
   std::unique_ptr<uint64_t[]> ring_;
-  struct Sweep {
-    const uint32_t* lpns = nullptr;
+  struct Move {
+    std::vector<uint32_t>* lpns = nullptr;
+    std::vector<uint32_t>* tmp = nullptr;
     const uint32_t* nps = nullptr;
-    size_t n = 0;
+    uint32_t key_bits = 0;
   };
-  Sweep sweep_;  ///< written before its marker is pushed, read by the thread after it
+  Move move_;  ///< written before its marker is pushed, read by the thread after it
   // The map thread's own (read by the producer only after drain()); a cache line apart from
   // the producer's fields, which it writes on every push: sharing one cost the producer 17 %
   // of its time (perf, a 0.2 fill from FOB on dc-tlc-2t).

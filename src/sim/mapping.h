@@ -3,12 +3,16 @@
 // must apply exactly the updates the single-thread FTL would, in the same order, so that the
 // results are the same bit for bit. The mapping table holds ppn + 1 per lpn (0: unmapped)
 // with a flag for stored bytes; the validity bitmap one bit per physical page. A page that
-// stops being valid has its bit cleared in bursts (StaleBits). Header-only, inline: it sits
-// on the hot path of every host write and every GC copy. May use: sim/bytes.h (prefetch).
+// stops being valid has its bit cleared in bursts (StaleBits). A GC victim's move (the sort
+// of its lpns, the reverse map of its copies, the sweep) is here too: in a write-only cell
+// the map thread runs it. Header-only, inline: it sits on the hot path of every host write
+// and every GC copy. May use: sim/bytes.h (prefetch).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sim/bytes.h"
 
@@ -86,6 +90,39 @@ inline void sweep(uint32_t* l2p, const uint32_t* lpns, const uint32_t* nps, size
     const uint32_t lpn = lpns[i];
     l2p[lpn] = (nps[i] + 1) | (l2p[lpn] & kStored);
   }
+}
+
+/// Sorts `a` (values below 2^key_bits) by LSD radix passes of up to 11 bits; `tmp` is scratch.
+inline void radix_sort(std::vector<uint32_t>& a, std::vector<uint32_t>& tmp, uint32_t key_bits) {
+  const uint32_t passes = std::max(1u, (key_bits + 10) / 11);
+  const uint32_t digit = (key_bits + passes - 1) / passes;
+  const uint32_t mask = (1u << digit) - 1;
+  tmp.resize(a.size());
+  std::vector<uint32_t> count(size_t{1} << digit);
+  for (uint32_t pass = 0, shift = 0; pass < passes; ++pass, shift += digit) {
+    std::fill(count.begin(), count.end(), 0u);
+    for (uint32_t v : a) ++count[(v >> shift) & mask];
+    uint32_t sum = 0;
+    for (uint32_t& c : count) {
+      const uint32_t n = c;
+      c = sum;
+      sum += n;
+    }
+    for (uint32_t v : a) tmp[count[(v >> shift) & mask]++] = v;
+    a.swap(tmp);
+  }
+}
+
+/// A GC victim's move, once its copies are placed: its valid pages' lpns (collected in
+/// physical order) are sorted, the i-th smallest goes to nps[i] (the copies' pages in the
+/// order they were placed): the reverse map entries of the new pages, then the mapping
+/// entries in one sweep over the table. `tmp` is the sort's scratch.
+inline void move_victim(uint32_t* l2p, uint32_t* p2l, std::vector<uint32_t>& lpns, std::vector<uint32_t>& tmp,
+                        const uint32_t* nps, uint32_t key_bits) {
+  radix_sort(lpns, tmp, key_bits);
+  const size_t n = lpns.size();
+  for (size_t i = 0; i < n; ++i) p2l[nps[i]] = lpns[i];
+  sweep(l2p, lpns.data(), nps, n);
 }
 
 }  // namespace pts::sim::mapping
