@@ -269,6 +269,46 @@ TEST(IoLoop, EveryIoReachesTheDeviceInASubmissionOfItsOwn) {
   EXPECT_EQ(rr.stats.read_latency.sum_ns(), rnd.true_latency_sum);
 }
 
+TEST(IoLoop, WorkersThatOutnumberTheCpusSubmitEachRefillInOneCallAndStillHoldTheQueue) {
+  // submit_each false: the I/Os of a refill go to the device with the wait, in one call; the
+  // queue is still refilled before every wait (each wait sees all QD outstanding), and the
+  // stats count one submission per refill.
+  FakeDevice dev;
+  dev.latency = scattered;
+  LoopRun r;
+  r.plan = plan_for(8, 100, 0, 0);
+  r.plan.submit_each = false;
+  run(r, dev, 0.02);
+  ASSERT_GT(r.stats.read_ios, 1'000u);
+  EXPECT_GT(dev.largest_submission, 1u);
+  EXPECT_LE(dev.largest_submission, 8u);
+  ASSERT_FALSE(dev.waits.empty());
+  // Every wait holds QD outstanding but those of the drain after the cell's end (at most QD).
+  const auto held = std::count_if(dev.waits.begin(), dev.waits.end(), [](const auto& w) { return w.outstanding == 8; });
+  EXPECT_GE(static_cast<size_t>(held) + 8, dev.waits.size());
+  EXPECT_LT(r.stats.submissions, r.stats.read_ios);
+  EXPECT_GE(r.stats.submissions + 8, dev.waits.size());  // a refill before every wait but the drain's
+  EXPECT_EQ(r.stats.read_latency.sum_ns(), dev.true_latency_sum);
+  // submit_each (the default) counts one submission per I/O.
+  FakeDevice each;
+  each.latency = scattered;
+  LoopRun e;
+  e.plan = plan_for(8, 100, 0, 0);
+  run(e, each, 0.02);
+  EXPECT_EQ(e.stats.submissions, e.stats.read_ios);
+}
+
+TEST(IoLoop, SubmitEachWhileEveryWorkerHasACpu) {
+  model::AccessSpec spec;
+  spec.threads = 1;
+  EXPECT_TRUE(submit_each_for(spec, 2));
+  spec.threads = 2;
+  EXPECT_FALSE(submit_each_for(spec, 2));
+  spec.threads = 4;
+  EXPECT_FALSE(submit_each_for(spec, 2));
+  EXPECT_TRUE(submit_each_for(spec, 8));
+}
+
 TEST(IoLoop, LowDepthPollsUntilTheIoCompletesWithinTheBudget) {
   // 80 µs reads, a 200 µs budget: every wait is a poll that ends with the completion, no
   // sleep; the CPU the polling cost is recorded and equals the time the I/Os took.
