@@ -121,6 +121,8 @@ nlohmann::json result_json(const model::CellResult& r, const engine::TargetInfo&
            {{"wait_min", r.completion.wait_min},
             {"reaps", r.completion.reaps},
             {"completions_per_reap", r.completion.completions_per_reap},
+            {"submissions", r.completion.submissions},
+            {"ios_per_submission", r.completion.ios_per_submission},
             {"poll_busy_seconds", static_cast<double>(r.completion.poll_busy_ns) / 1e9},
             {"poll_expired", r.completion.poll_expired},
             {"probe_sleep_ns", r.completion.probe_sleep_ns},
@@ -200,6 +202,10 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
                 us(r.submission_latency.mean_ns), us(static_cast<double>(r.submission_latency.p99_ns)));
   std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
               r.completion.wait_min, r.completion.completions_per_reap);
+  if (r.completion.submissions)
+    std::printf("  submit   %.2f I/Os per submission (%s)\n", r.completion.ios_per_submission,
+                r.completion.ios_per_submission < 1.05 ? "each I/O on its own call: a CPU per worker"
+                                                       : "a refill per call: the workers outnumber the CPUs");
   const bool low_depth = uint64_t{r.spec.threads} * r.spec.queue_depth <= engine::kLowDepthMaxOio;
   if (r.completion.probe_sleep_ns)
     std::printf("  probe    auto poll budget: reads at QD %s took a mean %.1f us sleeping, %.1f us polling, "

@@ -26,6 +26,7 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
     if (spec.pattern == model::AccessPattern::Sequential) r.stream_end_bytes.push_back(w->stream_next_bytes);
     r.completion.wait_min = std::max(r.completion.wait_min, w->wait_min);
     r.completion.reaps += w->reaps;
+    r.completion.submissions += w->submissions;
     r.completion.poll_busy_ns += w->poll_busy_ns;
     r.completion.poll_expired += w->poll_expired;
     r.completion_poll_ns = std::max(r.completion_poll_ns, w->completion_poll_ns);
@@ -53,6 +54,9 @@ model::CellResult summarize_cell(const model::AccessSpec& spec, const std::vecto
   if (r.completion.reaps)
     r.completion.completions_per_reap =
         static_cast<double>(r.read_ios + r.write_ios) / static_cast<double>(r.completion.reaps);
+  if (r.completion.submissions)
+    r.completion.ios_per_submission =
+        static_cast<double>(r.read_ios + r.write_ios) / static_cast<double>(r.completion.submissions);
   r.iops = r.read_iops + r.write_iops;
   r.mbps = r.read_mbps + r.write_mbps;
   r.read_latency = reads.summary();

@@ -8,12 +8,16 @@
 //   completion semantics; never a batch wait that lets the queue drain).
 // - Each I/O's completion time is the clock read right after the wait that reaped it: its
 //   own to within one reap loop, not the time the last of a batch arrived.
-// - Each I/O is submitted on its own io_uring_enter (fio's default iodepth_batch_submit=1),
-//   as soon as its slot is refilled. Neighbouring I/Os submitted together are merged by the
-//   block layer's plug (128 KiB sequential reads at QD 8 reached the device as ~300 KiB
-//   requests), and a batch reaches the device as a burst: on a loop device, whose kernel
-//   worker serves requests in turn, refilling a batch with one call left that worker idle
-//   between bursts (docs/performance.md, "The mechanism on a quiet host").
+// - While every worker has a CPU of its own (plan.submit_each), each I/O is submitted on its
+//   own io_uring_enter (fio's default iodepth_batch_submit=1), as soon as its slot is
+//   refilled. Neighbouring I/Os submitted together are merged by the block layer's plug
+//   (128 KiB sequential reads at QD 8 reached the device as ~300 KiB requests), and a batch
+//   reaches the device as a burst: on a loop device, whose kernel worker serves requests in
+//   turn, refilling a batch with one call left that worker idle between bursts
+//   (docs/performance.md, "The mechanism on a quiet host"). When the workers outnumber the
+//   CPUs they are CPU-bound: a call per I/O then costs each worker CPU the kernel's workers
+//   need, so a refill's I/Os go in one submission, the wait's (the queue is refilled just the
+//   same before every wait; docs/performance.md, "Four targets in one cell").
 // - The worker's I/O phase (WorkerStats first_submit_ns, last_completion_ns): the clock read
 //   just before its first submission, and the completion time of its last reaped I/O.
 // - Polling (plan.completion_poll_ns > 0): after submitting, poll until a completion
@@ -126,12 +130,15 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
           mem.write_data->fill(buf, d.bytes, rng.next());  // unique, incompressible
         }
         q.prep(slot, d.is_read, buf, d.bytes, d.offset);
-        {  // one I/O per submission (see above)
+        {  // one I/O per submission, or the refill's I/Os with the wait (see above)
           slots[slot].submit_ns = q.now();
           if (st.first_submit_ns == UINT64_MAX) st.first_submit_ns = slots[slot].submit_ns;
           if constexpr (!Pacer::kEnabled) slots[slot].release_ns = slots[slot].submit_ns;
-          const int r = q.submit();
-          if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY && submit_error == 0) submit_error = r;
+          if (plan.submit_each) {
+            const int r = q.submit();
+            if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY && submit_error == 0) submit_error = r;
+            ++st.submissions;
+          }
         }
         if constexpr (Pacer::kEnabled) slots[slot].release_ns = pacer.release_ns(pacer.issued() + n);
         slots[slot].offset = d.offset;
@@ -141,6 +148,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
         issued_bytes += d.bytes;
       }
       if (issued_bytes >= budget) issuing = false;
+      if (!plan.submit_each && n != 0) ++st.submissions;  // the wait below carries them
       pacer.issued(n);
     }
     inflight += n;

@@ -231,8 +231,8 @@ core::Result<model::CellResult> UringEngine::run_jobs(const std::vector<model::J
   }
   if (!errors.empty()) return core::Error(core::ErrorKind::BadInput, errors);
 
-  // Workers of every job; the low-depth poll assumes a CPU per worker, which
-  // the cell's workers together must have.
+  // Workers of every job; the low-depth poll and a submission per I/O assume a CPU per
+  // worker, which the cell's workers together must have.
   uint32_t total_threads = 0;
   for (const auto& j : jobs) total_threads += j.spec.threads;
   const bool cpu_each = total_threads < std::max(1u, std::thread::hardware_concurrency());
@@ -242,7 +242,7 @@ core::Result<model::CellResult> UringEngine::run_jobs(const std::vector<model::J
   for (size_t j = 0; j < jobs.size(); ++j) {
     TargetSlot& slot = slots_[jobs[j].target];
     for (WorkerPlan& p : plans[j]) {
-      if (!cpu_each) p.completion_poll_ns = 0, p.probe_completion_wait = false;
+      if (!cpu_each) p.completion_poll_ns = 0, p.probe_completion_wait = false, p.submit_each = false;
       if (used[jobs[j].target] == slot.workers.size())
         slot.workers.push_back(std::make_unique<UringWorker>(slot.fd, slot.writable));
       UringWorker* w = slot.workers[used[jobs[j].target]++].get();

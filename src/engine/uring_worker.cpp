@@ -49,6 +49,7 @@ void WorkerStats::reset() {
   first_error.clear();
   wait_min = 1;
   reaps = 0;
+  submissions = 0;
   poll_busy_ns = 0;
   poll_expired = 0;
   completion_poll_ns = 0;

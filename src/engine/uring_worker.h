@@ -41,6 +41,7 @@ struct WorkerStats {
   std::string first_error;
   uint32_t wait_min = 1;       ///< completions each wait asked for
   uint64_t reaps = 0;          ///< reap passes that found at least one completion
+  uint64_t submissions = 0;    ///< io_uring_enter calls that carried I/Os
   uint64_t poll_busy_ns = 0;   ///< time spent polling for completions
   uint64_t poll_expired = 0;   ///< polls that used up their budget
   uint64_t completion_poll_ns = 0;  ///< the poll budget this worker ran with (0: slept)

@@ -166,6 +166,7 @@ core::Result<std::vector<WorkerPlan>> plan_workers(const model::AccessSpec& spec
         completion_poll_ns_for(spec, std::thread::hardware_concurrency());
     p.probe_completion_wait = completion_probe_for(spec, std::thread::hardware_concurrency());
     p.low_depth = uint64_t{spec.threads} * spec.queue_depth <= kLowDepthMaxOio;
+    p.submit_each = submit_each_for(spec, std::thread::hardware_concurrency());
   }
   return plans;
 }
@@ -188,6 +189,8 @@ bool low_depth_with_cpus(const model::AccessSpec& spec, unsigned cpus) {
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus) {
   return spec.rate_iops == 0 && spec.threads < cpus && spec.poll_budget_ns == model::kPollBudgetAuto;
 }
+
+bool submit_each_for(const model::AccessSpec& spec, unsigned cpus) { return spec.threads < cpus; }
 
 uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus) {
   if (!low_depth_with_cpus(spec, cpus) || spec.poll_budget_ns == model::kPollBudgetAuto) return 0;

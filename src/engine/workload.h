@@ -80,6 +80,10 @@ struct WorkerPlan {
   /// cell's depth).
   bool probe_completion_wait = false;
   bool low_depth = true;  ///< the cell's TC x QD <= kLowDepthMaxOio
+  /// Each I/O on its own io_uring_enter while every worker of the cell has a CPU of its own;
+  /// false when the workers outnumber them: a refill's I/Os then go in one submission, the
+  /// wait's (submit_each_for).
+  bool submit_each = true;
 };
 
 /// The stream of a paced worker's arrival gaps: apart from its offset stream (worker_index + 1),
@@ -104,6 +108,11 @@ uint64_t completion_poll_ns_for(const model::AccessSpec& spec, unsigned cpus);
 /// sleeping on the target (engine/completion_probe.h) and polls only if polling was faster
 /// (at low depth up to model::kAutoPollBudgetNs, above it up to model::kDepthSpinNs).
 bool completion_probe_for(const model::AccessSpec& spec, unsigned cpus);
+/// True when every worker can have a CPU of its own (threads < cpus): each I/O then goes on its
+/// own io_uring_enter, so the device gets a steady stream. When the workers outnumber the CPUs
+/// they are CPU-bound and a call per I/O costs more than it gives: each refill goes in one
+/// submission, with the wait (docs/performance.md, "Four targets in one cell").
+bool submit_each_for(const model::AccessSpec& spec, unsigned cpus);
 
 /// ActiveRange in bytes: spec.active_range_pct of the target from LBA 0, rounded down to a
 /// whole logical block. (With AR segments the I/Os touch only the segments inside it.)

@@ -108,6 +108,8 @@ struct CompletionStats {
   uint32_t wait_min = 1;           ///< completions each wait asked for (1: refill on every completion)
   uint64_t reaps = 0;              ///< reap passes that found at least one completion
   double completions_per_reap = 0; ///< measured batching: completions / reaps
+  uint64_t submissions = 0;        ///< submission calls that carried I/Os (io_uring_enter)
+  double ios_per_submission = 0;   ///< I/Os / submissions: 1 = each I/O on its own call
   uint64_t poll_busy_ns = 0;       ///< time spent polling for completions (CPU it cost)
   uint64_t poll_expired = 0;       ///< polls that used up their budget and then slept
   /// Auto budget: the completion probe's mean read latency sleeping and polling

@@ -55,7 +55,7 @@ PTS_JSON_DEFINE(KernelCounters, device, read_ios, write_ios, read_merges,
                 write_merges, read_bytes, write_bytes, host_ios, ticks_ms,
                 weighted_ms, busy_ms, wall_ns, avg_in_flight,
                 mean_device_time_ns, utilization, in_flight_limit, saturated)
-PTS_JSON_DEFINE(CompletionStats, wait_min, reaps, completions_per_reap,
+PTS_JSON_DEFINE(CompletionStats, wait_min, reaps, completions_per_reap, submissions, ios_per_submission,
                 poll_busy_ns, poll_expired, probe_sleep_ns, probe_poll_ns)
 PTS_JSON_DEFINE(JobPlacement, id, target, target_index, offset_bytes, size_bytes)
 namespace {

@@ -245,28 +245,59 @@ TEST(IoLoop, EachIoGetsItsOwnCompletionTime) {
   EXPECT_GT(r.stats.reaps, 0u);
 }
 
+/// 20 ms of QD 8 reads of scattered latency on `dev`.
+LoopRun scattered_reads(FakeDevice& dev, bool sequential, bool submit_each) {
+  dev.latency = scattered;
+  LoopRun r;
+  r.plan = plan_for(8, 100, 0, 0);
+  r.plan.sequential = sequential;
+  r.plan.submit_each = submit_each;
+  run(r, dev, 0.02);
+  return r;
+}
+
 TEST(IoLoop, EveryIoReachesTheDeviceInASubmissionOfItsOwn) {
   // Neighbouring I/Os submitted together are merged by the block layer's plug into larger
   // requests than the test's block size, and a batch reaches a device as a burst: every I/O,
   // sequential or random, is submitted on its own (fio's iodepth_batch_submit=1) and keeps
   // its own submission time (the latency sum stays the device's exactly).
+  for (const bool sequential : {true, false}) {
+    FakeDevice dev;
+    const LoopRun r = scattered_reads(dev, sequential, true);
+    ASSERT_GT(r.stats.read_ios, 1'000u);
+    EXPECT_EQ(dev.largest_submission, 1u);
+    EXPECT_EQ(r.stats.read_latency.sum_ns(), dev.true_latency_sum);
+    EXPECT_EQ(r.stats.submissions, r.stats.read_ios);  // counted: one per I/O
+  }
+}
+
+TEST(IoLoop, WorkersThatOutnumberTheCpusSubmitEachRefillInOneCallAndStillHoldTheQueue) {
+  // submit_each false: the I/Os of a refill go to the device with the wait, in one call; the
+  // queue is still refilled before every wait (each wait sees all QD outstanding), and the
+  // stats count one submission per refill.
   FakeDevice dev;
-  dev.latency = scattered;
-  LoopRun r;
-  r.plan = plan_for(8, 100, 0, 0);
-  r.plan.sequential = true;
-  run(r, dev, 0.02);
+  const LoopRun r = scattered_reads(dev, false, false);
   ASSERT_GT(r.stats.read_ios, 1'000u);
-  EXPECT_EQ(dev.largest_submission, 1u);
+  EXPECT_GT(dev.largest_submission, 1u);
+  EXPECT_LE(dev.largest_submission, 8u);
+  ASSERT_FALSE(dev.waits.empty());
+  // Every wait holds QD outstanding but those of the drain after the cell's end (at most QD).
+  const auto held = std::count_if(dev.waits.begin(), dev.waits.end(), [](const auto& w) { return w.outstanding == 8; });
+  EXPECT_GE(static_cast<size_t>(held) + 8, dev.waits.size());
+  EXPECT_LT(r.stats.submissions, r.stats.read_ios);
+  EXPECT_GE(r.stats.submissions + 8, dev.waits.size());  // a refill before every wait but the drain's
   EXPECT_EQ(r.stats.read_latency.sum_ns(), dev.true_latency_sum);
-  FakeDevice rnd;
-  rnd.latency = scattered;
-  LoopRun rr;
-  rr.plan = plan_for(8, 100, 0, 0);
-  run(rr, rnd, 0.02);
-  ASSERT_GT(rr.stats.read_ios, 1'000u);
-  EXPECT_EQ(rnd.largest_submission, 1u);
-  EXPECT_EQ(rr.stats.read_latency.sum_ns(), rnd.true_latency_sum);
+}
+
+TEST(IoLoop, SubmitEachWhileEveryWorkerHasACpu) {
+  model::AccessSpec spec;
+  spec.threads = 1;
+  EXPECT_TRUE(submit_each_for(spec, 2));
+  spec.threads = 2;
+  EXPECT_FALSE(submit_each_for(spec, 2));
+  spec.threads = 4;
+  EXPECT_FALSE(submit_each_for(spec, 2));
+  EXPECT_TRUE(submit_each_for(spec, 8));
 }
 
 TEST(IoLoop, LowDepthPollsUntilTheIoCompletesWithinTheBudget) {
