@@ -368,7 +368,8 @@ def bench_speed(args):
     ns = {int(l.split()[1].rstrip(":")): float(l.split()[2]) for l in f.splitlines() if l.startswith("threads ")}
     floor_s = accesses * ns[2] / 1e9
     ratio = r["_wall_s"] / floor_s
-    print(f"  memory floor ({floor} on a {cap // 4096}-entry table, this run): {accesses} random accesses "
+    print(f"  memory floor ({floor} on a {cap // 4096}-entry table, huge pages advised as for the simulator's "
+          f"tables, this run): {accesses} random accesses "
           f"x {ns[1]:.1f} ns on one thread = {accesses * ns[1] / 1e9:.0f} s, x {ns[2]:.1f} ns on two = "
           f"{floor_s:.0f} s, before any other work")
     print(f"  wall / floor (two threads) = {r['_wall_s']:.1f} / {floor_s:.1f} = {ratio:.2f}x "
