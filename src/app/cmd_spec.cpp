@@ -203,9 +203,8 @@ void print_text(const model::CellResult& r, const engine::TargetInfo& t, const s
   std::printf("  reaping  wait for %u completion(s), then reap all ready: %.2f completions per reap\n",
               r.completion.wait_min, r.completion.completions_per_reap);
   if (r.completion.submissions)
-    std::printf("  submit   %.2f I/Os per submission (%s)\n", r.completion.ios_per_submission,
-                r.completion.ios_per_submission < 1.05 ? "each I/O on its own call: a CPU per worker"
-                                                       : "a refill per call: the workers outnumber the CPUs");
+    std::printf("  submit   %.2f I/Os per submission call (%llu calls)\n", r.completion.ios_per_submission,
+                static_cast<unsigned long long>(r.completion.submissions));
   const bool low_depth = uint64_t{r.spec.threads} * r.spec.queue_depth <= engine::kLowDepthMaxOio;
   if (r.completion.probe_sleep_ns)
     std::printf("  probe    auto poll budget: reads at QD %s took a mean %.1f us sleeping, %.1f us polling, "

@@ -1,14 +1,17 @@
 // engine/write_data.h — the data every write carries: unique per write and incompressible,
 // so a drive that compresses or deduplicates sees nothing to gain (PTS: "random data
-// pattern"). Every worker reads one shared pool of 4 MiB of random bytes; each write takes
+// pattern"). Every worker reads one shared pool of 64 KiB of random bytes; each write takes
 // the next window of the pool and XORs every 8-byte word with its own key (a fresh 64-bit
 // draw per write from the cell's seeded generator, stepped by an odd constant per word). No
 // two writes share a word pattern, every byte is as random as the pool, and a cell's data is
 // a function of its recorded seed alone. The pool is filled once per process (a fixed
 // xoshiro stream): refilling it from each cell's seed cost ~1.3 ms per worker in the idle
 // gap between cells, while the per-write keys already make each cell's data its own. The
-// loop is load/xor/add/store, so it vectorizes and costs far less than drawing every word
-// from the generator. May use: std, engine/rng.h.
+// pool is small so it stays in each core's own cache: a pool larger than L2 (it was 4 MiB)
+// made every write's loads come from L3 or memory, which cost more user time per 4 KiB write
+// than fio's whole write path (issue #28); uniqueness comes from the keys, not the pool's
+// size. The loop is load/xor/add/store, so it vectorizes and costs far less than drawing
+// every word from the generator. May use: std, engine/rng.h.
 #pragma once
 
 #include <algorithm>
@@ -26,7 +29,7 @@ namespace pts::engine {
 
 class WriteData {
  public:
-  static constexpr size_t kPoolBytes = 4u << 20;  ///< 4 MiB of random bytes, one pool per process
+  static constexpr size_t kPoolBytes = 64u << 10;  ///< 64 KiB of random bytes, one pool per process
   static constexpr size_t kPoolWords = kPoolBytes / sizeof(uint64_t);
 
   WriteData() = default;

@@ -25,7 +25,7 @@ std::vector<uint64_t> words_of(const std::vector<uint8_t>& bytes) {
 TEST(WriteData, AWriteLongerThanThePoolRepeatsNoWord) {
   WriteData data;
   data.reset();
-  std::vector<uint8_t> out(WriteData::kPoolBytes + (1u << 20));  // wraps once, 1 MiB past the end
+  std::vector<uint8_t> out(3 * WriteData::kPoolBytes + 4096);  // wraps three times, 4 KiB past the end
   data.fill(out.data(), static_cast<uint32_t>(out.size()), 0x1234);
   const auto words = words_of(out);
   const std::unordered_set<uint64_t> distinct(words.begin(), words.end());
@@ -36,7 +36,7 @@ TEST(WriteData, AWriteStraddlingThePoolEndContinuesAtItsStart) {
   WriteData a, b;
   a.reset();
   b.reset();
-  const uint32_t block = 3 * 4096;  // 4 MiB is no multiple of 12 KiB: some write straddles the end
+  const uint32_t block = 3 * 4096;  // the pool is no multiple of 12 KiB: some write straddles the end
   std::vector<uint8_t> out(block), first(block);
   b.fill(first.data(), block, 7);  // the pool's first window, key 7
   size_t written = 0;
