@@ -67,16 +67,21 @@ struct SlotState {
   uint64_t offset = 0;
   uint32_t bytes = 0;
   uint32_t is_read = 0;
+  uint32_t write_turn = 0;  ///< which of the slot's write buffers its next write takes
 };
 
-/// Memory the loop works in: the two buffer regions (a slot's buffer is base + slot ×
-/// plan.max_block_bytes), and QD entries each of slot state and the free-slot stack.
+/// Memory the loop works in: the two buffer regions, and QD entries each of slot state and
+/// the free-slot stack. A slot's read buffer is read_base + slot × plan.max_block_bytes; each
+/// slot owns write_buffers_per_slot write buffers from write_base + slot × that many × the
+/// stride on, and its writes take them in turn (a slot has one I/O in flight, so no buffer is
+/// refilled while a write still carries it).
 struct LoopMemory {
   uint8_t* read_base = nullptr;
   uint8_t* write_base = nullptr;
   SlotState* slots = nullptr;
   uint32_t* free_slots = nullptr;
   WriteData* write_data = nullptr;  ///< null only for read-only plans
+  uint32_t write_buffers_per_slot = 1;
 };
 
 /// The cell's shared window: start, deadline and the abort flag.
@@ -100,6 +105,7 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
   uint32_t* const free_slots = mem.free_slots;
   for (uint32_t i = 0; i < qd; ++i) free_slots[i] = qd - 1 - i;
   uint32_t nfree = qd;
+  const uint32_t write_turns = std::max<uint32_t>(1, mem.write_buffers_per_slot);
   uint32_t inflight = 0;
   uint64_t issued_bytes = 0;
   const uint64_t budget = plan.byte_budget;
@@ -126,7 +132,9 @@ void run_io_loop(const WorkerPlan& plan, const LoopWindow& window, Queue& q, con
         if (d.is_read) {
           buf = mem.read_base + size_t{slot} * stride;
         } else {
-          buf = mem.write_base + size_t{slot} * stride;
+          uint32_t& turn = slots[slot].write_turn;
+          buf = mem.write_base + (size_t{slot} * write_turns + turn) * stride;
+          if (++turn == write_turns) turn = 0;
           mem.write_data->fill(buf, d.bytes, rng.next());  // unique, incompressible
         }
         q.prep(slot, d.is_read, buf, d.bytes, d.offset);

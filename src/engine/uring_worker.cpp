@@ -31,6 +31,22 @@ void* map_region(size_t bytes) {
 
 std::string errno_text(int err) { return std::strerror(err); }
 
+/// Write buffers each slot takes in turn: enough that the write region spans
+/// kWriteRotationBytes (at most kMaxWriteBuffersPerSlot per slot). Where the target's data path is a
+/// CPU copying the data (a loop device's kernel worker; a virtio or emulated disk's host
+/// thread), that CPU's cache holds a buffer it has just read, and refilling the same buffer
+/// at once made every store of the fill take its cache line back from the other core; a
+/// buffer reused only after a couple of MiB of other writes has left that core's private
+/// cache. Measured on a loop device: docs/performance.md, "Write data".
+constexpr size_t kWriteRotationBytes = 2u << 20;
+constexpr uint32_t kMaxWriteBuffersPerSlot = 16;
+
+uint32_t write_buffers_per_slot(size_t slot_region_bytes) {
+  if (slot_region_bytes == 0) return 1;
+  const size_t want = (kWriteRotationBytes + slot_region_bytes - 1) / slot_region_bytes;
+  return static_cast<uint32_t>(std::min<size_t>(std::max<size_t>(want, 1), kMaxWriteBuffersPerSlot));
+}
+
 constexpr uint64_t kNsPerSecond = 1000000000ull;
 
 }  // namespace
@@ -62,7 +78,9 @@ struct UringWorker::Ring {
   unsigned entries = 0;
   uint8_t* read_base = nullptr;   ///< registered buffer 0: reads land here
   uint8_t* write_base = nullptr;  ///< registered buffer 1: each write's data, filled per write
-  size_t region_bytes = 0;        ///< size of each of the two regions
+  size_t region_bytes = 0;        ///< size of the read region
+  size_t write_region_bytes = 0;  ///< size of the write region: write_per_slot buffers per slot
+  uint32_t write_per_slot = 1;
   bool buffers_registered = false;
   std::vector<SlotState> slots;
   std::vector<uint32_t> free_slots;
@@ -72,9 +90,10 @@ struct UringWorker::Ring {
     if (buffers_registered) io_uring_unregister_buffers(&ring);
     buffers_registered = false;
     if (read_base) munmap(read_base, region_bytes);
-    if (write_base) munmap(write_base, region_bytes);
+    if (write_base) munmap(write_base, write_region_bytes);
     read_base = write_base = nullptr;
-    region_bytes = 0;
+    region_bytes = write_region_bytes = 0;
+    write_per_slot = 1;
   }
   void close_ring() {
     release_buffers();
@@ -257,17 +276,20 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
     }
   }
   const size_t need = static_cast<size_t>(qd) * plan.max_block_bytes;
-  if (r.region_bytes < need) {
+  const uint32_t per_slot = write_buffers_per_slot(need);
+  const size_t write_need = need * per_slot;
+  if (r.region_bytes < need || r.write_region_bytes < write_need) {
     r.release_buffers();
     r.read_base = static_cast<uint8_t*>(map_region(need));
-    r.write_base = static_cast<uint8_t*>(map_region(need));
+    r.write_base = static_cast<uint8_t*>(map_region(write_need));
     if (!r.read_base || !r.write_base) {
-      setup_error_ = "cannot allocate " + std::to_string(2 * need) + " bytes of I/O buffers";
+      setup_error_ = "cannot allocate " + std::to_string(need + write_need) + " bytes of I/O buffers";
       r.release_buffers();
       return false;
     }
     r.region_bytes = need;
-    iovec iov[2] = {{r.read_base, need}, {r.write_base, need}};
+    r.write_region_bytes = write_need;
+    iovec iov[2] = {{r.read_base, need}, {r.write_base, write_need}};
     const int ret = io_uring_register_buffers(&r.ring, iov, 2);
     if (ret < 0) {
       setup_error_ = "io_uring_register_buffers failed: " + errno_text(-ret);
@@ -276,6 +298,7 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
     }
     r.buffers_registered = true;
   }
+  r.write_per_slot = per_slot;
   if (writable_) r.write_data.reset();
   r.slots.assign(qd, SlotState{});
   r.free_slots.resize(qd);
@@ -381,7 +404,7 @@ void UringWorker::loop(const WorkerPlan& plan, CellControl& control, Offsets off
   q.trim = plan.trim;
   q.slots = r.slots.data();
   const LoopMemory mem{r.read_base, r.write_base, r.slots.data(), r.free_slots.data(),
-                       writable_ ? &r.write_data : nullptr};
+                       writable_ ? &r.write_data : nullptr, r.write_per_slot};
   const LoopWindow window{control.t0_ns, control.deadline_ns, control.abort};
   run_io_loop(plan, window, q, mem, stats_, ios_done_, offsets, pacer);
   if (q.failed) r.close_ring();  // in-flight state is unknown: the next cell starts a fresh ring

@@ -55,6 +55,7 @@ struct FakeDevice {
   /// Σ in flight on the device × time, over [start, until): the kernel's "weighted time".
   uint64_t weighted_until = UINT64_MAX, inflight_ns = 0, watched_ns = 0;
   std::vector<uint8_t*> write_buffers_seen;
+  std::vector<uint32_t> write_slots_seen;  ///< the slot of each write, beside its buffer
   uint64_t first_submit_ns = UINT64_MAX;  ///< when the first I/O reached the device
   uint64_t last_done_ns = 0;              ///< when the last delivered I/O completed
 
@@ -72,6 +73,7 @@ struct FakeDevice {
     offsets.push_back(offset);
     if (!is_read) {
       write_buffers_seen.push_back(buf);
+      write_slots_seen.push_back(slot);
       ++writes;
     }
   }
@@ -159,6 +161,7 @@ struct LoopRun {
   std::vector<SlotState> slots;
   std::vector<uint32_t> free_slots;
   WriteData write_data;
+  uint32_t write_buffers_per_slot = 1;
 };
 
 WorkerPlan plan_for(uint32_t qd, uint32_t read_pct, uint64_t rate_iops, uint64_t poll_ns) {
@@ -178,12 +181,12 @@ template <class Device>
 void run(LoopRun& r, Device& dev, double seconds) {
   const uint32_t qd = r.plan.queue_depth;
   r.reads.assign(size_t{qd} * r.plan.max_block_bytes, 0);
-  r.writes.assign(size_t{qd} * r.plan.max_block_bytes, 0);
+  r.writes.assign(size_t{qd} * r.write_buffers_per_slot * r.plan.max_block_bytes, 0);
   r.slots.assign(qd, SlotState{});
   r.free_slots.assign(qd, 0);
   r.write_data.reset();
   const LoopMemory mem{r.reads.data(), r.writes.data(), r.slots.data(), r.free_slots.data(),
-                       &r.write_data};
+                       &r.write_data, r.write_buffers_per_slot};
   static const std::atomic<bool> never{false};
   const LoopWindow window{dev.clock, dev.clock + static_cast<uint64_t>(seconds * 1e9), &never};
   std::atomic<uint64_t> done{0};
@@ -414,9 +417,36 @@ TEST(IoLoop, EveryWriteCarriesUniqueData) {
   cap.words = &words;
   cap.total = &total;
   run(r, cap, 0.012);
-  ASSERT_GT(r.stats.write_ios, 2000u);  // > 8 MiB: past the 4 MiB pool twice
+  ASSERT_GT(r.stats.write_ios, 2000u);  // > 8 MiB: past the write-data pool many times
   EXPECT_EQ(total, r.stats.write_ios * 512);
   EXPECT_EQ(words.size(), total) << "some 8-byte word repeats across writes";
+}
+
+TEST(IoLoop, EachSlotTakesItsOwnWriteBuffersInTurn) {
+  // QD 4 with 3 write buffers per slot: every write's buffer lies in its slot's own three
+  // (a slot has one I/O in flight, so no buffer in flight is refilled), a slot's consecutive
+  // writes take different ones, and all twelve are used.
+  FakeDevice dev;
+  dev.latency = scattered;
+  LoopRun r;
+  r.plan = plan_for(4, 0, 0, 0);
+  r.write_buffers_per_slot = 3;
+  run(r, dev, 0.005);
+  ASSERT_GT(dev.write_buffers_seen.size(), 100u);
+  const size_t stride = r.plan.max_block_bytes;
+  std::vector<int64_t> last(4, -1);
+  std::unordered_set<size_t> used;
+  for (size_t i = 0; i < dev.write_buffers_seen.size(); ++i) {
+    const size_t at = static_cast<size_t>(dev.write_buffers_seen[i] - r.writes.data());
+    ASSERT_EQ(at % stride, 0u);
+    const size_t index = at / stride;
+    const uint32_t slot = dev.write_slots_seen[i];
+    ASSERT_EQ(index / 3, slot) << "write " << i << " took buffer " << index << " of another slot";
+    EXPECT_NE(static_cast<int64_t>(index), last[slot]) << "slot " << slot << " reused its buffer at once";
+    last[slot] = static_cast<int64_t>(index);
+    used.insert(index);
+  }
+  EXPECT_EQ(used.size(), 12u);
 }
 
 TEST(CompletionProbe, PollsWhereASleepingWaitPaysAWakeUp) {
