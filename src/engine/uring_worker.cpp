@@ -6,7 +6,11 @@
 #include <liburing.h>
 #include <pthread.h>
 #include <sched.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -41,8 +45,23 @@ std::string errno_text(int err) { return std::strerror(err); }
 constexpr size_t kWriteRotationBytes = 2u << 20;
 constexpr uint32_t kMaxWriteBuffersPerSlot = 16;
 
+/// Whether registered buffers are free of RLIMIT_MEMLOCK: the process holds CAP_IPC_LOCK (as
+/// root does) or the limit is unlimited. Otherwise every worker's registered buffers share the
+/// user's locked-memory limit (8 MiB by default), and the rotation is not taken.
+bool locked_memory_unbounded() {
+  static const bool unbounded = [] {
+    rlimit rl{};
+    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY) return true;
+    __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (syscall(SYS_capget, &hdr, data) != 0) return false;
+    return (data[CAP_IPC_LOCK / 32].effective & (1u << (CAP_IPC_LOCK % 32))) != 0;
+  }();
+  return unbounded;
+}
+
 uint32_t write_buffers_per_slot(size_t slot_region_bytes) {
-  if (slot_region_bytes == 0) return 1;
+  if (slot_region_bytes == 0 || !locked_memory_unbounded()) return 1;
   const size_t want = (kWriteRotationBytes + slot_region_bytes - 1) / slot_region_bytes;
   return static_cast<uint32_t>(std::min<size_t>(std::max<size_t>(want, 1), kMaxWriteBuffersPerSlot));
 }
@@ -276,29 +295,41 @@ bool UringWorker::prepare(const WorkerPlan& plan) {
     }
   }
   const size_t need = static_cast<size_t>(qd) * plan.max_block_bytes;
-  const uint32_t per_slot = write_buffers_per_slot(need);
-  const size_t write_need = need * per_slot;
-  if (r.region_bytes < need || r.write_region_bytes < write_need) {
-    r.release_buffers();
-    r.read_base = static_cast<uint8_t*>(map_region(need));
-    r.write_base = static_cast<uint8_t*>(map_region(write_need));
-    if (!r.read_base || !r.write_base) {
-      setup_error_ = "cannot allocate " + std::to_string(need + write_need) + " bytes of I/O buffers";
+  // Registered buffers are locked memory: the rotation is taken only where they are not held
+  // to RLIMIT_MEMLOCK (write_buffers_per_slot), and shrinks, down to one buffer per slot, if
+  // its region still cannot register; a region already registered is kept while it holds at
+  // least one write buffer per slot.
+  uint32_t per_slot = writable_ ? write_buffers_per_slot(need) : 1;
+  if (r.region_bytes < need || r.write_region_bytes < need) {
+    for (;;) {
       r.release_buffers();
-      return false;
+      const size_t write_need = need * per_slot;
+      r.read_base = static_cast<uint8_t*>(map_region(need));
+      r.write_base = static_cast<uint8_t*>(map_region(write_need));
+      if (!r.read_base || !r.write_base) {
+        setup_error_ = "cannot allocate " + std::to_string(need + write_need) + " bytes of I/O buffers";
+        r.release_buffers();
+        return false;
+      }
+      r.region_bytes = need;
+      r.write_region_bytes = write_need;
+      iovec iov[2] = {{r.read_base, need}, {r.write_base, write_need}};
+      const int ret = io_uring_register_buffers(&r.ring, iov, 2);
+      if (ret == -ENOMEM && per_slot > 1) {
+        per_slot /= 2;
+        continue;
+      }
+      if (ret < 0) {
+        setup_error_ = "io_uring_register_buffers failed: " + errno_text(-ret) +
+                       (ret == -ENOMEM ? " (registered I/O buffers are locked memory: see ulimit -l)" : "");
+        r.release_buffers();
+        return false;
+      }
+      r.buffers_registered = true;
+      break;
     }
-    r.region_bytes = need;
-    r.write_region_bytes = write_need;
-    iovec iov[2] = {{r.read_base, need}, {r.write_base, write_need}};
-    const int ret = io_uring_register_buffers(&r.ring, iov, 2);
-    if (ret < 0) {
-      setup_error_ = "io_uring_register_buffers failed: " + errno_text(-ret);
-      r.release_buffers();
-      return false;
-    }
-    r.buffers_registered = true;
   }
-  r.write_per_slot = per_slot;
+  r.write_per_slot = std::max<uint32_t>(1, std::min<size_t>(per_slot, r.write_region_bytes / need));
   if (writable_) r.write_data.reset();
   r.slots.assign(qd, SlotState{});
   r.free_slots.resize(qd);

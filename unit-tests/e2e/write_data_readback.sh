@@ -4,7 +4,9 @@
 # the file is read back with dd (O_DIRECT) and checked in Python, independent of ptsuite:
 # every 512-byte sector differs from every other (no write repeats data, not even part of a
 # block), and zlib (level 9) and lzma (8 MiB dictionary: sees repeats across the whole
-# file) shrink it by < 1 %. Usage: write_data_readback.sh PTSUITE. Exit 77 without O_DIRECT.
+# file) shrink it by < 1 %. As root it also writes at TC 4 x QD 32 without CAP_IPC_LOCK under
+# an 8 MiB locked-memory limit (a lab account's default: registered I/O buffers count against
+# it), which must run as well. Usage: write_data_readback.sh PTSUITE. Exit 77 without O_DIRECT.
 set -euo pipefail
 PTSUITE=${1:?usage: write_data_readback.sh PTSUITE}
 PY=$(command -v /usr/bin/python3 || command -v python3)
@@ -16,6 +18,11 @@ if ! "$PTSUITE" spec "$file" --size 16m --rw write --bs 4k --oio 4 --seconds 1 >
   cat "$file.err"; exit 1
 fi
 "$PTSUITE" spec "$file" --confirm "$file" --rw write --bs 4k --oio 4 --seconds 1 >/dev/null
+if [ "$(id -u)" = 0 ] && command -v prlimit >/dev/null && command -v setpriv >/dev/null; then
+  prlimit --memlock=8388608:8388608 setpriv --bounding-set -ipc_lock --inh-caps -ipc_lock \
+    "$PTSUITE" spec "$file" --confirm "$file" --rw randwrite --bs 4k --threads 4 --oio 32 --seconds 1 >/dev/null
+  echo "TC 4 x QD 32 without CAP_IPC_LOCK under an 8 MiB locked-memory limit: ran"
+fi
 dd if="$file" of="$file.back" bs=1M iflag=direct status=none
 "$PY" - "$file.back" <<'PY'
 import lzma, sys, zlib
