@@ -317,23 +317,6 @@ core::Result<model::CellResult> UringEngine::run_jobs(const std::vector<model::J
   return cell;
 }
 
-/// CAP_IPC_LOCK (bit 14) in this process's effective set: registered buffers are then not
-/// charged to RLIMIT_MEMLOCK.
-bool can_lock_memory() {
-  FILE* f = std::fopen("/proc/self/status", "r");
-  if (!f) return false;
-  char line[256];
-  unsigned long long caps = 0;
-  bool found = false;
-  while (std::fgets(line, sizeof line, f))
-    if (std::sscanf(line, "CapEff: %llx", &caps) == 1) {
-      found = true;
-      break;
-    }
-  std::fclose(f);
-  return found && (caps & (1ull << 14));
-}
-
 }  // namespace
 
 model::EngineLimits uring_engine_limits() {
@@ -350,7 +333,7 @@ model::EngineLimits uring_engine_limits() {
     l.buffer_total_reason = "half of this host's RAM";
   }
   rlimit lock{};
-  if (!can_lock_memory() && getrlimit(RLIMIT_MEMLOCK, &lock) == 0 && lock.rlim_cur != RLIM_INFINITY &&
+  if (!locked_memory_unbounded() && getrlimit(RLIMIT_MEMLOCK, &lock) == 0 &&
       (l.max_buffer_bytes_total == 0 || lock.rlim_cur < l.max_buffer_bytes_total)) {
     l.max_buffer_bytes_total = lock.rlim_cur;
     l.buffer_total_reason = "RLIMIT_MEMLOCK (ulimit -l) without CAP_IPC_LOCK";

@@ -6,14 +6,12 @@
 #include <liburing.h>
 #include <pthread.h>
 #include <sched.h>
-#include <linux/capability.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 
@@ -44,21 +42,6 @@ std::string errno_text(int err) { return std::strerror(err); }
 /// cache. Measured on a loop device: docs/performance.md, "Write data".
 constexpr size_t kWriteRotationBytes = 2u << 20;
 constexpr uint32_t kMaxWriteBuffersPerSlot = 16;
-
-/// Whether registered buffers are free of RLIMIT_MEMLOCK: the process holds CAP_IPC_LOCK (as
-/// root does) or the limit is unlimited. Otherwise every worker's registered buffers share the
-/// user's locked-memory limit (8 MiB by default), and the rotation is not taken.
-bool locked_memory_unbounded() {
-  static const bool unbounded = [] {
-    rlimit rl{};
-    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY) return true;
-    __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
-    __user_cap_data_struct data[2]{};
-    if (syscall(SYS_capget, &hdr, data) != 0) return false;
-    return (data[CAP_IPC_LOCK / 32].effective & (1u << (CAP_IPC_LOCK % 32))) != 0;
-  }();
-  return unbounded;
-}
 
 uint32_t write_buffers_per_slot(size_t slot_region_bytes) {
   if (slot_region_bytes == 0 || !locked_memory_unbounded()) return 1;
@@ -186,6 +169,26 @@ struct UringQueue {
 };
 
 }  // namespace
+
+bool locked_memory_unbounded() {
+  static const bool unbounded = [] {
+    rlimit lock{};
+    if (getrlimit(RLIMIT_MEMLOCK, &lock) == 0 && lock.rlim_cur == RLIM_INFINITY) return true;
+    FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f) return false;
+    char line[256];
+    unsigned long long caps = 0;
+    bool found = false;
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "CapEff: %llx", &caps) == 1) {
+        found = true;
+        break;
+      }
+    std::fclose(f);
+    return found && (caps & (1ull << 14));
+  }();
+  return unbounded;
+}
 
 UringWorker::UringWorker(int fd, bool writable) : fd_(fd), writable_(writable), ring_(std::make_unique<Ring>()) {
   thread_ = std::thread([this] { thread_main(); });

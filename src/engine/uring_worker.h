@@ -127,4 +127,9 @@ class UringWorker {
   std::thread thread_;
 };
 
+/// Whether registered buffers are free of RLIMIT_MEMLOCK: CAP_IPC_LOCK (bit 14) is in this
+/// process's effective set (as root has it) or the limit is unlimited. Otherwise every
+/// worker's registered buffers count against the user's locked-memory limit.
+bool locked_memory_unbounded();
+
 }  // namespace pts::engine
