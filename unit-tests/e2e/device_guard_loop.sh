@@ -34,7 +34,6 @@ new_loop() {  # new_loop NAME [losetup options]: a 64 MiB loop device over a fre
   loops+=("$L")
 }
 field_of() { "$P" info "$1" --json | sed -n "s/^  \"$2\": \"\\(.*\\)\",\$/\\1/p"; }
-sum_of() { dd if="$1" bs=1M iflag=direct 2> /dev/null | md5sum; }  # the whole device
 # refused NAME DEV CMD...: CMD exits 3 and the whole of DEV reads the same before and after
 refused() {
   local name=$1 dev=$2 before
@@ -72,23 +71,10 @@ done
 
 new_loop swap
 if mkswap -q "$L" > /dev/null 2>&1 && swapon "$L" 2> /dev/null; then
-  # An active swap device is the kernel's to write: under memory pressure (this sandbox's
-  # memory cgroup) it swaps pages out to it while the case runs (seen: pswpout +6, "the device
-  # changed"). So the whole device must read the same unless the kernel swapped out meanwhile
-  # and this is the only swap area; then the swap header page (signature, UUID), which the
-  # kernel does not rewrite, must read the same.
-  pswpout() { awk '$1 == "pswpout" {print $2}' /proc/vmstat; }
-  page0() { dd if="$L" bs=4096 count=1 iflag=direct 2> /dev/null | md5sum; }
-  out0=$(pswpout) before=$(sum_of "$L") head0=$(page0)
+  before=$(mark_of "$L")
   expect_rc "purge of swap $L" 3 "$P" purge "$L" --confirm "$IMG"
-  out1=$(pswpout)
-  if [ "$(sum_of "$L")" = "$before" ]; then
-    pass "purge of swap $L: whole device unchanged"
-  elif [ "$out1" -gt "$out0" ] && [ "$(grep -c '^/' /proc/swaps)" = 1 ] && [ "$(page0)" = "$head0" ]; then
-    pass "purge of swap $L: swap header unchanged (the kernel swapped out $((out1 - out0)) pages meanwhile)"
-  else
-    fail "purge of swap $L: the device changed (kernel swap-outs meanwhile: $((out1 - out0)))"
-  fi
+  if why=$(unchanged_since "$L" "$before"); then pass "purge of swap $L: unchanged$why"
+  else fail "purge of swap $L: the device changed$why"; fi
   expect_text "says swap" "active swap"
   swapoff "$L"
 else

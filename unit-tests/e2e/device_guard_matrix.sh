@@ -40,7 +40,6 @@ loop() {  # loop IMG [losetup options]: sets L
   L=$(losetup -f --show "${@:2}" "$1") || { fail "losetup $1"; exit 1; }
   loops+=("$L")
 }
-sum_of() { dd if="$1" bs=1M iflag=direct 2> /dev/null | md5sum; }  # the whole device or file
 # prep_run TARGET CONFIRM DIR: a real run on TARGET, killed (-9) after its first cells
 prep_run() {
   "$P" run iops "$1" --confirm "$2" --out "$3" --cell-seconds 0.05 --purge none --no-report --quiet \
@@ -73,17 +72,17 @@ must() { "$@" > "$T/setup.log" 2>&1 || { fail "set-up failed: $* ($(cat "$T/setu
 # matrix CASE TARGET SUMDEV RUNDIR REASON [--confirm X]: spec, purge, run and resume of TARGET
 # each exit 3 naming REASON (extended regex), and SUMDEV reads the same before and after each.
 matrix() {
-  local name=$1 target=$2 sumdev=$3 rundir=$4 reason=$5 before
+  local name=$1 target=$2 sumdev=$3 rundir=$4 reason=$5 before why
   shift 5
   local cmds=("spec $target --rw randwrite --seconds 0.2" "purge $target"
               "run iops $target --out $T/new-$name --cell-seconds 0.05" "resume $rundir")
   for cmd in "${cmds[@]}"; do
-    before=$(sum_of "$sumdev")
+    before=$(mark_of "$sumdev")
     # shellcheck disable=SC2086
     expect_rc "$name: ${cmd%% *}" 3 "$P" $cmd "$@"
     expect_text "$name: ${cmd%% *} names the reason" "$reason"
-    [ "$(sum_of "$sumdev")" = "$before" ] && pass "$name: ${cmd%% *} left $sumdev unchanged" ||
-      fail "$name: ${cmd%% *} CHANGED $sumdev"
+    if why=$(unchanged_since "$sumdev" "$before"); then pass "$name: ${cmd%% *} left $sumdev unchanged$why"
+    else fail "$name: ${cmd%% *} CHANGED $sumdev$why"; fi
   done
 }
 

@@ -27,7 +27,7 @@ new_loop() {  # new_loop NAME: a 128 MiB loop device over a file of random bytes
   L=$(losetup -f --show --direct-io=on "$IMG") || { fail "losetup $IMG"; exit 1; }
   loops+=("$L")
 }
-sum_of() { dd if="$1" bs=1M iflag=direct 2> /dev/null | md5sum; }
+
 new_loop a; L1=$L IMG1=$IMG
 new_loop b; L2=$L IMG2=$IMG
 
