@@ -30,9 +30,19 @@ is_active_swap() { awk -v d="$1" 'NR > 1 && $1 == d {f = 1} END {exit !f}' /proc
 written_sectors() { awk -v d="$(basename "$(readlink -f "$1")")" '$3 == d {print $10}' /proc/diskstats; }
 pswpout() { awk '$1 == "pswpout" {print $2}' /proc/vmstat; }
 page0() { dd if="$1" bs=4096 count=1 iflag=direct 2> /dev/null | md5sum; }
+# no_writes_in_flight DEV: waits (up to 2 s) until DEV has no write in flight, so that every
+# swap-out pswpout has counted has reached /proc/diskstats too (it counts at submission, the
+# sectors at completion)
+no_writes_in_flight() {
+  local f i
+  f=/sys/block/$(basename "$(readlink -f "$1")")/inflight
+  for i in $(seq 1 40); do [ "$(awk '{print $2}' "$f")" = 0 ] && return 0; sleep 0.05; done
+}
 # mark_of DEV: what unchanged_since compares
 mark_of() {
-  if is_active_swap "$1"; then echo "$(sum_of "$1")|$(pswpout)|$(written_sectors "$1")|$(page0 "$1")"
+  if is_active_swap "$1"; then
+    no_writes_in_flight "$1"
+    echo "$(sum_of "$1")|$(pswpout)|$(written_sectors "$1")|$(page0 "$1")"
   else sum_of "$1"; fi
 }
 # unchanged_since DEV MARK: status 0 when DEV is as at MARK (see above); prints why it judged so
