@@ -3,8 +3,7 @@
 # output is shown only when it fails (it names the missing package, e.g. "Package 'openssl',
 # required by 'libnvme', not found"). The debug information is line tables (-g1): what
 # backtraces, perf and ASan reports need (function, file:line), without the types and locals
-# of -g, which made a clean build 495 s instead of 410 s on a 2-core machine (both README
-# commands build through here; docs/performance.md, "Fresh-machine check").
+# of -g, which cost both README commands build time (docs/performance.md, "Fresh-machine check").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! out=$(cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -21,7 +21,7 @@ expect_text() {
 json_field() { sed -n "s/^  \"$2\": //p" "$1" | head -1 | sed 's/,$//; s/^"//; s/"$//'; }
 sum_of() { dd if="$1" bs=1M iflag=direct 2> /dev/null | md5sum; }  # the whole device or file
 # An active swap area is the kernel's to write: under memory pressure it swaps pages out to it
-# while a case runs (seen in CI: "swap: resume CHANGED"). For such a device mark_of also records
+# while a case runs, though ptsuite wrote nothing. For such a device mark_of also records
 # the kernel's swap-out count (pswpout, pages), the sectors written to it (/proc/diskstats) and
 # its header page; unchanged_since then accepts a changed device only when it is the only swap
 # area, its header reads the same, and every sector written to it since the mark is accounted

@@ -27,7 +27,6 @@ new_loop() {  # new_loop NAME: a 128 MiB loop device over a file of random bytes
   L=$(losetup -f --show --direct-io=on "$IMG") || { fail "losetup $IMG"; exit 1; }
   loops+=("$L")
 }
-
 new_loop a; L1=$L IMG1=$IMG
 new_loop b; L2=$L IMG2=$IMG
 
