@@ -55,7 +55,7 @@ ls "$WORK"/x/usr/share/man/man1/ptsuite.1* >/dev/null 2>&1 || fail "no man page 
 # Every library the binary links comes from a package Depends names.
 missing=()
 for lib in $(readelf -d "$bin" | awk '/NEEDED/ {gsub(/[\[\]]/, "", $5); print $5}'); do
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ && !found {print $NF; found = 1}')  # reads it all: no SIGPIPE under pipefail
   [[ -n $path ]] || fail "the host has no $lib"
   pkg=""
   real=$(readlink -f "$path")
