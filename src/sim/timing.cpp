@@ -4,19 +4,35 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/exponential.h"
+
 namespace pts::sim {
 
-uint64_t FlashChannel::book(uint64_t t, uint64_t ns) {
+void FlashChannel::make_room() {
   if (n == kSlots) {  // forget the oldest interval: its time and all before it are busy
-    floor = end[0];
-    for (int i = 1; i < n; ++i) start[i - 1] = start[i], end[i - 1] = end[i];
+    floor = end[h];
+    ++h;
     --n;
   }
+  if (h + n == 2 * kSlots) {
+    std::copy(start + h, start + h + n, start);
+    std::copy(end + h, end + h + n, end);
+    h = 0;
+  }
+}
+
+uint64_t FlashChannel::book(uint64_t t, uint64_t ns) {
+  make_room();
+  uint64_t* const S = start + h;
+  uint64_t* const E = end + h;
   int i = 0;
   auto fit = [&](uint64_t s) {
-    for (i = 0; i < n; ++i) {
-      if (s + ns <= start[i]) break;
-      if (end[i] > s) s = end[i];
+    // An interval that ends by s neither holds the transfer back nor bounds its gap: start at
+    // the first that ends after s (the ends are sorted, the intervals being disjoint).
+    i = static_cast<int>(std::upper_bound(E, E + n, s) - E);
+    for (; i < n; ++i) {
+      if (s + ns <= S[i]) break;
+      if (E[i] > s) s = E[i];
     }
     return s;
   };
@@ -25,19 +41,15 @@ uint64_t FlashChannel::book(uint64_t t, uint64_t ns) {
     s = fit(s + debt);
     debt = 0;
   }
-  for (int j = n; j > i; --j) start[j] = start[j - 1], end[j] = end[j - 1];
-  start[i] = s;
-  end[i] = s + ns;
+  for (int j = n; j > i; --j) S[j] = S[j - 1], E[j] = E[j - 1];
+  S[i] = s;
+  E[i] = s + ns;
   ++n;
   return s + ns;
 }
 
 uint64_t FlashChannel::book_priority(uint64_t t, uint64_t ns) {
-  if (n == kSlots) {
-    floor = end[0];
-    for (int i = 1; i < n; ++i) start[i - 1] = start[i], end[i - 1] = end[i];
-    --n;
-  }
+  make_room();
   if (prio_n == kPrioSlots) {  // forget the oldest priority interval, as book() does
     prio_floor = prio_end[0];
     for (int i = 1; i < prio_n; ++i) prio_start[i - 1] = prio_start[i], prio_end[i - 1] = prio_end[i];
@@ -53,18 +65,16 @@ uint64_t FlashChannel::book_priority(uint64_t t, uint64_t ns) {
   prio_start[p] = s;
   prio_end[p] = s + ns;
   ++prio_n;
-  bool conflict = s < floor;
-  int i = 0;
-  for (; i < n && !conflict; ++i) {
-    if (start[i] >= s + ns) break;
-    if (end[i] > s) conflict = true;
-  }
-  if (conflict) {
+  // The first booked interval that ends after s: it conflicts unless it starts after the transfer.
+  uint64_t* const S = start + h;
+  uint64_t* const E = end + h;
+  const int i = static_cast<int>(std::upper_bound(E, E + n, s) - E);
+  if (s < floor || (i < n && S[i] < s + ns)) {
     debt += ns;  // it goes between two booked page transfers; the next booking pays
   } else {
-    for (int j = n; j > i; --j) start[j] = start[j - 1], end[j] = end[j - 1];
-    start[i] = s;
-    end[i] = s + ns;
+    for (int j = n; j > i; --j) S[j] = S[j - 1], E[j] = E[j - 1];
+    S[i] = s;
+    E[i] = s + ns;
     ++n;
   }
   return s + ns;
@@ -114,21 +124,9 @@ uint64_t round_ns(double x) {
 
 }  // namespace
 
-// Exponential: round(-mean * log1p(-u)). glibc's log1p (and llround) took a quarter of the
-// FTL thread's time on 4 KiB random writes, one call per command. log(1 - u) is the logarithm
-// of the same number (1 - u is exact for u on the 2^-53 grid), several times faster; both lie
-// within a few ulps of it, so the products round to the same integer unless they sit that
-// close to a half, where (about once in 10^7 commands) the old expression decides. The same
-// figure for every u (SimTiming.ExponentialJitterRoundsAsLog1pDoes checks 10^7 of them).
-uint64_t exponential_ns(double mean_ns, double u) {
-  const double y = -mean_ns * std::log(1.0 - u);
-  if (std::fabs(y - std::floor(y) - 0.5) > (y + 1.0) * 0x1p-40) return round_ns(y);
-  return static_cast<uint64_t>(std::llround(-mean_ns * std::log1p(-u)));
-}
-
 uint64_t FlashTiming::jitter() {
   if (jitter_mean_ns_ <= 0) return 0;
-  return exponential_ns(jitter_mean_ns_, uniform());
+  return round_ns(jitter_mean_ns_ * kExponential.draw([this] { return next_random(); }));
 }
 
 uint64_t FlashTiming::sense_ns() {
@@ -304,8 +302,8 @@ void FlashTiming::save(ByteWriter& out) const {
     }
     out.u32(static_cast<uint32_t>(c.n));
     for (int i = 0; i < c.n; ++i) {
-      out.u64(c.start[i]);
-      out.u64(c.end[i]);
+      out.u64(c.start[c.h + i]);
+      out.u64(c.end[c.h + i]);
     }
   }
 }
@@ -352,6 +350,7 @@ bool FlashTiming::load(ByteReader& in) {
     }
     const uint32_t n = in.u32();
     if (n > FlashChannel::kSlots) return false;
+    c.h = 0;
     c.n = static_cast<int>(n);
     for (int i = 0; i < c.n; ++i) {
       c.start[i] = in.u64();

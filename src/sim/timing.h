@@ -26,15 +26,18 @@ namespace pts::sim {
 /// and GC booked behind it), so a channel's bookings span its dies' queues: with 8 intervals
 /// the forgotten time swallowed the gaps that program transfers needed, and the dies waited
 /// for their data (a fifth of their time idle at 4 KiB random-write steady state on
-/// dc-tlc-2t); 64 keep them (a booking costs one insertion into the sorted slots).
+/// dc-tlc-2t); 64 keep them. The booked intervals are sorted and disjoint, so a booking finds
+/// the first one that can hold it back by binary search; forgetting the oldest slides a window
+/// (moved back to the front once per kSlots forgotten), not the whole array.
 /// A host read's transfer (read priority) does not queue behind that booked work: it takes the
 /// channel when its data is sensed (between two page transfers) and the next background
 /// booking pays for the time it took (`debt`), so the channel's time is conserved.
 struct FlashChannel {
   static constexpr int kSlots = 64;
   uint64_t floor = 0;
-  uint64_t start[kSlots] = {}, end[kSlots] = {};
-  int n = 0;
+  /// The booked intervals [start[h + i], end[h + i]) for i < n, oldest first.
+  uint64_t start[2 * kSlots] = {}, end[2 * kSlots] = {};
+  int h = 0, n = 0;
   uint64_t debt = 0;      ///< priority transfer time the next background booking waits for
   /// The priority transfers' own busy intervals (they fill gaps among themselves: a read sensed
   /// early on an idle die does not wait for one booked before it but sensed later).
@@ -42,12 +45,17 @@ struct FlashChannel {
   uint64_t prio_floor = 0;
   uint64_t prio_start[kPrioSlots] = {}, prio_end[kPrioSlots] = {};
   int prio_n = 0;
-  uint64_t free_at() const { return n ? end[n - 1] : floor; }
+  uint64_t free_at() const { return n ? end[h + n - 1] : floor; }
   /// Books `ns` of transfer ready at `t` in the first gap that holds it (after any debt);
   /// returns its end.
   uint64_t book(uint64_t t, uint64_t ns);
   /// A host read's transfer of `ns` ready at `t` under read priority; returns its end.
   uint64_t book_priority(uint64_t t, uint64_t ns);
+
+ private:
+  /// Makes room for one more interval: forgets the oldest when all kSlots are taken, and
+  /// moves the window to the front when it reaches the end of the arrays.
+  void make_room();
 };
 
 /// What a die's background queue holds.
@@ -84,10 +92,6 @@ struct TimingCounters {
   uint64_t read_retries = 0;   ///< extra reads (retries) of host and GC reads
   uint64_t waited_reads = 0;   ///< host reads that waited for an operation they could not suspend
 };
-
-/// round(-mean_ns * log1p(-u)) for u in [0, 1): an exponential draw of mean `mean_ns`
-/// (the controller's jitter), through a faster logarithm with the same result for every u.
-uint64_t exponential_ns(double mean_ns, double u);
 
 class FlashTiming {
  public:
