@@ -3,8 +3,8 @@
 // 2000): 256 layers of equal area under exp(-x), so a draw is one 64-bit word, a table lookup
 // and a compare 98.9 % of the time; a layer's curved edge and the tail beyond the base layer
 // take a second word and one exp or log1p. Exact in distribution (up to double rounding) and
-// a function of the generator's words only, so a seed gives the same jitter on every run. It
-// replaced a logarithm per command, a fifth of the FTL thread's time under 4 KiB random writes.
+// a function of the generator's words only, so a seed gives the same jitter on every run.
+// It is on every command's path, where a logarithm per draw was too slow (docs/performance.md).
 // May use: std only.
 #pragma once
 
