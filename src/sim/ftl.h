@@ -143,6 +143,7 @@ class Ftl {
   /// Reads the bitmap: only after settle_bitmap().
   bool valid(uint64_t ppn) const { return (valid_[ppn >> 6] >> (ppn & 63)) & 1u; }
   void set_valid(uint64_t ppn) { mapping::set_valid(valid_.data(), ppn); }
+  void set_valid_run(uint64_t first, uint64_t count) { mapping::set_valid_run(valid_.data(), first, count); }
   void clear_valid(uint64_t ppn) { mapping::clear_valid(valid_.data(), ppn); }
   /// A page stops being valid: its superblock's count drops now; its bit is cleared in the
   /// next burst (mapping::StaleBits).

@@ -25,10 +25,32 @@ namespace pts::sim {
 void Ftl::gc_pace() {
   if (victim_ < 0) return;
   credit_ += num_;
-  while (credit_ >= den_) {
+  if (credit_ < den_) return;
+  if (copied_ >= to_copy_) {  // nothing left to copy: the victim is done
     credit_ -= den_;
-    if (!relocate_one()) return;
+    finish_victim();
+    return;
   }
+  // The copies this host page owes, at once: as many relocate_one() calls, one den_ each,
+  // their flash work reported in copy order (a copy's group read before its program unit).
+  const uint64_t m = std::min(credit_ / den_, to_copy_ - copied_);
+  credit_ -= m * den_;
+  const uint64_t end = copied_ + m;
+  for (;;) {
+    const bool read = next_read_ < reads_.size() && reads_[next_read_].at < end;
+    const bool unit = next_unit_ < units_.size() && units_[next_unit_].at < end;
+    if (!read && !unit) break;
+    if (read && (!unit || reads_[next_read_].at <= units_[next_unit_].at)) {
+      if (sink_) sink_->gc_read(reads_[next_read_].die, reads_[next_read_].pages);
+      ++next_read_;
+    } else {
+      if (sink_) sink_->gc_unit(units_[next_unit_].die);
+      ++next_unit_;
+    }
+  }
+  counters_.gc_pages += m;
+  copied_ = end;
+  if (copied_ == to_copy_) finish_victim();
 }
 
 bool Ftl::relocate_one() {
@@ -87,23 +109,47 @@ void Ftl::move_victim() {
   next_read_ = next_unit_ = copied_ = 0;
   // The valid pages in physical order: their lpns, and one read per multi-plane group.
   std::vector<uint32_t>& lpns = sort_a_;
-  lpns.clear();
-  uint64_t group = UINT64_MAX;
-  for (uint64_t p = base; p < end;) {
-    const uint64_t w = valid_[p >> 6] >> (p & 63);
-    if (!w) {
-      p = (p | 63) + 1;
-      continue;
+  if (geo_.group_pages <= 64) {
+    // Group by group (groups are aligned: a superblock is whole groups): the group's bits,
+    // one read if any is set, and every page's lpn written, kept only if valid (no branch
+    // per page).
+    const uint32_t gp = geo_.group_pages;
+    const uint64_t keep = gp == 64 ? ~uint64_t{0} : (uint64_t{1} << gp) - 1;
+    lpns.resize(geo_.sb_pages + 64);
+    uint32_t* out = lpns.data();
+    size_t n = 0;
+    for (uint64_t g = base; g < end; g += gp) {
+      const uint32_t shift = static_cast<uint32_t>(g & 63);
+      uint64_t w = valid_[g >> 6] >> shift;
+      if (shift + gp > 64) w |= valid_[(g >> 6) + 1] << (64 - shift);
+      w &= keep;
+      if (!w) continue;
+      reads_.push_back({static_cast<uint32_t>(n), geo_.die_of(g), static_cast<uint32_t>(__builtin_popcountll(w))});
+      for (uint32_t k = 0; k < gp; ++k) {
+        out[n] = p2l_[g + k];
+        n += (w >> k) & 1;
+      }
     }
-    p += static_cast<uint64_t>(__builtin_ctzll(w));
-    if (p >= end) break;
-    if (const uint64_t g = geo_.group_of(p); g != group) {
-      group = g;
-      reads_.push_back({static_cast<uint32_t>(lpns.size()), geo_.die_of(p), 0});
+    lpns.resize(n);
+  } else {
+    lpns.clear();
+    uint64_t group = UINT64_MAX;
+    for (uint64_t p = base; p < end;) {
+      const uint64_t w = valid_[p >> 6] >> (p & 63);
+      if (!w) {
+        p = (p | 63) + 1;
+        continue;
+      }
+      p += static_cast<uint64_t>(__builtin_ctzll(w));
+      if (p >= end) break;
+      if (const uint64_t g = geo_.group_of(p); g != group) {
+        group = g;
+        reads_.push_back({static_cast<uint32_t>(lpns.size()), geo_.die_of(p), 0});
+      }
+      ++reads_.back().pages;
+      lpns.push_back(p2l_[p]);
+      ++p;
     }
-    ++reads_.back().pages;
-    lpns.push_back(p2l_[p]);
-    ++p;
   }
   to_copy_ = lpns.size();
   // Clear the victim's validity bits (whole words inside, bit by bit at the edges).
@@ -116,14 +162,23 @@ void Ftl::move_victim() {
   // holds); then the move: the lpns sorted, the i-th smallest to the i-th new page, the
   // mapping entries a sweep over the table (prefetched ahead). Pipelined, the map thread runs
   // the move (before any host write pushed after this) while this thread goes on.
+  // A run at a time: the pages left in the GC frontier's superblock (append()'s order).
   const size_t n = lpns.size();
   moved_to_.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t np = append(gc_, false);
-    moved_to_[i] = static_cast<uint32_t>(np);
-    set_valid(np);
-    ++sbs_[gc_.sb].valid;
-    if (geo_.in_unit(gc_.offset) == 0) units_.push_back({static_cast<uint32_t>(i), geo_.die_of(np), 0});
+  for (size_t i = 0; i < n;) {
+    if (gc_.sb >= 0 && gc_.offset == geo_.sb_pages) close(gc_);
+    if (gc_.sb < 0) open(gc_, false);
+    const uint64_t run = std::min<uint64_t>(n - i, geo_.sb_pages - gc_.offset);
+    const uint64_t first = uint64_t(gc_.sb) * geo_.sb_pages + gc_.offset;
+    for (uint64_t k = 0; k < run; ++k) moved_to_[i + k] = static_cast<uint32_t>(first + k);
+    set_valid_run(first, run);
+    sbs_[gc_.sb].valid += static_cast<uint32_t>(run);
+    // A copy completes a program unit when the offset after it is a unit's end.
+    const uint32_t into = geo_.in_unit(gc_.offset);
+    for (uint64_t k = geo_.unit_pages - into - 1; k < run; k += geo_.unit_pages)
+      units_.push_back({static_cast<uint32_t>(i + k), geo_.die_of(first + k), 0});
+    gc_.offset += run;
+    i += run;
   }
   uint32_t key_bits = 1;
   while (key_bits < 32 && (uint64_t{1} << key_bits) < geo_.user_pages) ++key_bits;
