@@ -108,49 +108,30 @@ void Ftl::move_victim() {
   units_.clear();
   next_read_ = next_unit_ = copied_ = 0;
   // The valid pages in physical order: their lpns, and one read per multi-plane group.
+  // Group by group (a superblock is whole groups), in pieces of at most one bitmap word: each
+  // page's lpn is written and kept only if its bit is set (no branch per page); a group with
+  // any valid page is one read.
   std::vector<uint32_t>& lpns = sort_a_;
-  if (geo_.group_pages <= 64) {
-    // Group by group (groups are aligned: a superblock is whole groups): the group's bits,
-    // one read if any is set, and every page's lpn written, kept only if valid (no branch
-    // per page).
-    const uint32_t gp = geo_.group_pages;
-    const uint64_t keep = gp == 64 ? ~uint64_t{0} : (uint64_t{1} << gp) - 1;
-    lpns.resize(geo_.sb_pages + 64);
-    uint32_t* out = lpns.data();
-    size_t n = 0;
-    for (uint64_t g = base; g < end; g += gp) {
-      const uint32_t shift = static_cast<uint32_t>(g & 63);
-      uint64_t w = valid_[g >> 6] >> shift;
-      if (shift + gp > 64) w |= valid_[(g >> 6) + 1] << (64 - shift);
-      w &= keep;
-      if (!w) continue;
-      reads_.push_back({static_cast<uint32_t>(n), geo_.die_of(g), static_cast<uint32_t>(__builtin_popcountll(w))});
-      for (uint32_t k = 0; k < gp; ++k) {
-        out[n] = p2l_[g + k];
-        n += (w >> k) & 1;
-      }
+  const uint64_t gp = geo_.group_pages;
+  lpns.resize(geo_.sb_pages);
+  uint32_t* out = lpns.data();
+  size_t n = 0;
+  for (uint64_t g = base; g < end; g += gp) {
+    const size_t before = n;
+    for (uint64_t c = g, ce = g + gp; c < ce;) {
+      const uint64_t shift = c & 63, take = std::min<uint64_t>(64 - shift, ce - c);
+      const uint64_t w = (valid_[c >> 6] >> shift) & (take == 64 ? ~uint64_t{0} : (uint64_t{1} << take) - 1);
+      if (w)
+        for (uint64_t k = 0; k < take; ++k) {
+          out[n] = p2l_[c + k];
+          n += (w >> k) & 1;
+        }
+      c += take;
     }
-    lpns.resize(n);
-  } else {
-    lpns.clear();
-    uint64_t group = UINT64_MAX;
-    for (uint64_t p = base; p < end;) {
-      const uint64_t w = valid_[p >> 6] >> (p & 63);
-      if (!w) {
-        p = (p | 63) + 1;
-        continue;
-      }
-      p += static_cast<uint64_t>(__builtin_ctzll(w));
-      if (p >= end) break;
-      if (const uint64_t g = geo_.group_of(p); g != group) {
-        group = g;
-        reads_.push_back({static_cast<uint32_t>(lpns.size()), geo_.die_of(p), 0});
-      }
-      ++reads_.back().pages;
-      lpns.push_back(p2l_[p]);
-      ++p;
-    }
+    if (n > before)
+      reads_.push_back({static_cast<uint32_t>(before), geo_.die_of(g), static_cast<uint32_t>(n - before)});
   }
+  lpns.resize(n);
   to_copy_ = lpns.size();
   // Clear the victim's validity bits (whole words inside, bit by bit at the edges).
   uint64_t p = base;
@@ -163,7 +144,6 @@ void Ftl::move_victim() {
   // mapping entries a sweep over the table (prefetched ahead). Pipelined, the map thread runs
   // the move (before any host write pushed after this) while this thread goes on.
   // A run at a time: the pages left in the GC frontier's superblock (append()'s order).
-  const size_t n = lpns.size();
   moved_to_.resize(n);
   for (size_t i = 0; i < n;) {
     if (gc_.sb >= 0 && gc_.offset == geo_.sb_pages) close(gc_);
