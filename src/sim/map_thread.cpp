@@ -92,6 +92,9 @@ void MapThread::run() {
   for (;;) {
     const uint64_t t = tail_.load(std::memory_order_acquire);
     if (h != t) {
+      // The batch's first 32 entries were past the end of the last one, so nothing warmed
+      // their mapping entries: a burst now, then each 32 ahead as the batch goes.
+      for (uint64_t i = h; i < t && i < h + 32; ++i) __builtin_prefetch(&l2p_[lpn_of(ring_[i & kMask])], 1, 3);
       for (uint64_t i = h; i < t; ++i) {
         if (i + 32 < t) __builtin_prefetch(&l2p_[lpn_of(ring_[(i + 32) & kMask])], 1, 3);  // a marker: lpn 0
         if (i + 16 < t)
