@@ -64,9 +64,12 @@ uint64_t Ftl::append(Frontier& f, bool host) {
 
 bool Ftl::write(uint64_t lpn) {
   if (pipelined_) {
-    // Opening a superblock may choose a victim, which must see this write's invalidation
-    // first (as the single-thread order has it): that write runs here, on a synced FTL.
-    if (host_.sb < 0 || host_.offset == geo_.sb_pages) {
+    // Opening a superblock may choose a victim (none is being cleaned) or force GC (one free
+    // superblock left), which must see this write's invalidation first (as the single-thread
+    // order has it): that write runs here, on a synced FTL. Otherwise opening reads nothing
+    // the map thread writes, and the write stays pipelined.
+    const bool opens = host_.sb < 0 || host_.offset == geo_.sb_pages;
+    if (opens && (victim_ < 0 || free_.size() <= 1)) {
       sync();
       pipelined_ = false;  // and so does any GC it starts: the map thread stays idle
       const bool stored = write_inline(lpn);
