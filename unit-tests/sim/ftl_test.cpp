@@ -47,8 +47,8 @@ class RecordingSink : public FlashSink {
 };
 
 /// The FTL's invariants under three fills of random writes, on a geometry of `p` (the victim
-/// scan reads a multi-plane group at a time, in pieces of one bitmap word: groups of 1, of
-/// tiny's 8 and of more than 64 pages take different paths).
+/// scan reads a multi-plane group at a time, in pieces of one bitmap word: groups of tiny's 1
+/// page, of 8 and of more than 64 pages take different paths).
 void invariants_under_gc(const SimParams& p) {
   Geometry g(p);
   Ftl ftl(g, GcPolicy::Greedy, p.gc_free, p.idle_gc_free);
@@ -95,11 +95,13 @@ void invariants_under_gc(const SimParams& p) {
 
 TEST(SimFtl, MapsTrimsAndKeepsItsInvariantsUnderGc) { invariants_under_gc(simtest::tiny()); }
 
-TEST(SimFtl, KeepsItsInvariantsWithOnePagePerGroup) {
+TEST(SimFtl, KeepsItsInvariantsWithGroupsInsideABitmapWord) {
   auto p = simtest::tiny();
-  p.planes = 1;
-  p.flash_page_bytes = p.page_bytes;
-  ASSERT_EQ(Geometry(p).group_pages, 1u);
+  ASSERT_EQ(Geometry(p).group_pages, 1u);  // the test above
+  p.planes = 2;
+  p.flash_page_bytes = 4 * p.page_bytes;
+  p.pages_per_block = 96;
+  ASSERT_EQ(Geometry(p).group_pages, 8u);
   invariants_under_gc(p);
 }
 

@@ -19,7 +19,7 @@
 
 namespace pts::simtest {
 
-/// The `tiny` profile (1 GiB, 1 die, 2 planes, 96-page blocks), optionally overridden.
+/// The `tiny` profile (1 GiB, 1 die, 1 plane of 4 KiB pages, 768-page blocks), optionally overridden.
 inline sim::SimParams tiny(double op = 0.07) {
   auto p = sim::profile_params("tiny").value();
   p.op = op;
