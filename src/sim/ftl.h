@@ -170,9 +170,9 @@ class Ftl {
 
   // Garbage collection (ftl_gc.cpp).
   void gc_pace();                            ///< copies owed for the host page just written
-  /// The flash work of the victim's next copy (its group read, its program unit); false
-  /// once the victim is done (then erased).
-  bool relocate_one();
+  /// The flash work of the victim's next `copies` copies (their group reads, the program
+  /// units they complete); false once the victim is done (then erased).
+  bool relocate(uint64_t copies);
   void finish_victim();
   void select_victim();
   /// Moves every valid page of the new victim to the GC frontier in lpn order and records

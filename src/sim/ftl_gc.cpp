@@ -26,16 +26,20 @@ void Ftl::gc_pace() {
   if (victim_ < 0) return;
   credit_ += num_;
   if (credit_ < den_) return;
-  if (copied_ >= to_copy_) {  // nothing left to copy: the victim is done
-    credit_ -= den_;
-    finish_victim();
-    return;
-  }
-  // The copies this host page owes, at once: as many relocate_one() calls, one den_ each,
-  // their flash work reported in copy order (a copy's group read before its program unit).
-  const uint64_t m = std::min(credit_ / den_, to_copy_ - copied_);
+  // The copies this host page owes, one den_ each (a victim with none left owes one step,
+  // which ends it).
+  const uint64_t m = copied_ >= to_copy_ ? 1 : std::min(credit_ / den_, to_copy_ - copied_);
   credit_ -= m * den_;
-  const uint64_t end = copied_ + m;
+  relocate(m);
+}
+
+bool Ftl::relocate(uint64_t copies) {
+  if (copied_ >= to_copy_) {
+    finish_victim();
+    return false;
+  }
+  // Their flash work in copy order: a copy's group read before the program unit it completes.
+  const uint64_t end = copied_ + std::min(copies, to_copy_ - copied_);
   for (;;) {
     const bool read = next_read_ < reads_.size() && reads_[next_read_].at < end;
     const bool unit = next_unit_ < units_.size() && units_[next_unit_].at < end;
@@ -48,26 +52,8 @@ void Ftl::gc_pace() {
       ++next_unit_;
     }
   }
-  counters_.gc_pages += m;
+  counters_.gc_pages += end - copied_;
   copied_ = end;
-  if (copied_ == to_copy_) finish_victim();
-}
-
-bool Ftl::relocate_one() {
-  if (copied_ >= to_copy_) {
-    finish_victim();
-    return false;
-  }
-  const uint64_t k = copied_++;
-  if (next_read_ < reads_.size() && reads_[next_read_].at == k) {  // first copy of its group
-    if (sink_) sink_->gc_read(reads_[next_read_].die, reads_[next_read_].pages);
-    ++next_read_;
-  }
-  ++counters_.gc_pages;
-  if (next_unit_ < units_.size() && units_[next_unit_].at == k) {
-    if (sink_) sink_->gc_unit(units_[next_unit_].die);
-    ++next_unit_;
-  }
   if (copied_ == to_copy_) {
     finish_victim();
     return false;
@@ -120,7 +106,7 @@ void Ftl::move_victim() {
     const size_t before = n;
     for (uint64_t c = g, ce = g + gp; c < ce;) {
       const uint64_t shift = c & 63, take = std::min<uint64_t>(64 - shift, ce - c);
-      const uint64_t w = (valid_[c >> 6] >> shift) & (take == 64 ? ~uint64_t{0} : (uint64_t{1} << take) - 1);
+      const uint64_t w = (valid_[c >> 6] >> shift) & mapping::low_bits(take);
       if (w)
         for (uint64_t k = 0; k < take; ++k) {
           out[n] = p2l_[c + k];
@@ -187,8 +173,7 @@ void Ftl::force_gc() {
     if (victim_ < 0) select_victim();
     if (victim_ < 0) return;
     ++counters_.forced_gc;
-    while (relocate_one()) {
-    }
+    relocate(UINT64_MAX);
   }
 }
 
@@ -196,8 +181,7 @@ bool Ftl::idle_gc_step() {
   if (free_.size() >= idle_gc_free_) return false;
   if (victim_ < 0) select_victim();
   if (victim_ < 0) return false;
-  for (uint32_t i = 0; i < geo_.unit_pages; ++i)
-    if (!relocate_one()) break;
+  relocate(geo_.unit_pages);
   return true;
 }
 

@@ -30,11 +30,13 @@ inline uint32_t unpack(uint32_t e) { return e == 0 ? kUnmapped : (e & ~kStored) 
 
 inline void set_valid(uint64_t* valid, uint64_t ppn) { valid[ppn >> 6] |= uint64_t{1} << (ppn & 63); }
 inline void clear_valid(uint64_t* valid, uint64_t ppn) { valid[ppn >> 6] &= ~(uint64_t{1} << (ppn & 63)); }
+/// A word's lowest `n` bits set (n from 0 to 64).
+inline uint64_t low_bits(uint64_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
 /// Sets the bits of `count` pages from `first` (whole words inside, masks at the edges).
 inline void set_valid_run(uint64_t* valid, uint64_t first, uint64_t count) {
   for (uint64_t p = first, end = first + count; p < end;) {
     const uint64_t bit = p & 63, take = std::min<uint64_t>(64 - bit, end - p);
-    valid[p >> 6] |= (take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1)) << bit;
+    valid[p >> 6] |= low_bits(take) << bit;
     p += take;
   }
 }
