@@ -11,8 +11,6 @@ namespace {
 constexpr size_t kWidth = 80;        ///< help lines fit a terminal of 80 columns
 constexpr size_t kNameColumn = 26;   ///< where an option's description starts
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
 /// "-x", "--xyz" or "--xyz=v": a word meant as an option (not "-", "--", or a number).
 bool looks_like_option(const std::string& w) {
   if (w.size() < 2 || w[0] != '-' || w == "--") return false;
