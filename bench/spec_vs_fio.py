@@ -25,8 +25,11 @@ the queue depth it is given while fio-peer lets it drain at QD 128: where ptsuit
 flight, the device time is judged at equal in flight (the ratio divided by the in-flight
 ratio; both are printed), never where it held fewer. Needs root, losetup, fio. Usage:
     sudo bench/spec_vs_fio.py BUILD/ptsuite [--seconds 3] [--reps 3] [--size-mib 1024] [--cases 1,3]
-                              [--also NAME=OTHER/ptsuite ...]
+                              [--also NAME=OTHER/ptsuite ...] [--runs 3 --every 60]
 --also adds another ptsuite build to the rotation (an A/B comparison of two engines in one run).
+--runs N repeats the whole bench N times, each run starting --every minutes after the one before
+(a host's speed drifts over the hours: one run is not a result), then prints each case's range
+over the runs and how many runs met every target; it exits 1 unless every run did.
 The loop device has 128 tags, so no case exceeds 128 outstanding I/Os per device.
 """
 import argparse
@@ -161,16 +164,10 @@ def loop_target(ptsuite, size_mib):
         os.unlink(backing)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("ptsuite")
-    ap.add_argument("--seconds", type=float, default=3)
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--size-mib", type=int, default=1024)
-    ap.add_argument("--cases", default="", help="comma-separated case numbers (1-based); default all")
-    ap.add_argument("--also", action="append", default=[], metavar="NAME=PTSUITE",
-                    help="another ptsuite binary to alternate with (A/B of two builds)")
-    args = ap.parse_args()
+def bench_once(args):
+    """One run of every chosen case; prints its tables and returns its summary rows
+    (case, IOPS x, CPU x, device x at equal in flight, meets)."""
+    rows = []
     with loop_target(args.ptsuite, args.size_mib) as (loop, backing):
         dev = os.path.basename(loop)
         started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -260,6 +257,52 @@ def main():
             ok = iops_x >= 0.97 and (oio < 8 or cpu_x <= 1.0) and dev_eq <= 1.10
             print(f"| {name} | {cell(iops_r)} | {cell(cpu_r)} | {cell(dev_r)} | {cell(infl_r)} ({infl_p:.1f} vs "
                   f"{infl_f:.1f}) | {dev_eq:.2f} | {'yes' if ok else 'NO'} |")
+            rows.append((name, iops_x, cpu_x, dev_eq, ok))
+        sys.stdout.flush()
+    return started, rows
+
+
+def print_ranges(results):
+    """Over several runs: each case's range of the runs' medians and the runs that met every target."""
+    print()
+    print(f"ranges over {len(results)} runs ({', '.join(started for started, _ in results)}), each run's "
+          "within-repetition median, ptsuite / fio-peer:")
+    print("| case | IOPS x | CPU/IO x | device us x at equal in flight | runs meeting |")
+    print("|---|---|---|---|---|")
+    for i, (name, *_rest) in enumerate(results[0][1]):
+        col = [rows[i] for _, rows in results]
+        span = lambda k: f"{min(r[k] for r in col):.2f}–{max(r[k] for r in col):.2f}"
+        print(f"| {name} | {span(1)} | {span(2)} | {span(3)} | {sum(r[4] for r in col)} of {len(col)} |")
+    every = sum(all(r[4] for r in rows) for _, rows in results)
+    print(f"every case met in {every} of {len(results)} runs")
+    return every == len(results)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("ptsuite")
+    ap.add_argument("--seconds", type=float, default=3)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--size-mib", type=int, default=1024)
+    ap.add_argument("--cases", default="", help="comma-separated case numbers (1-based); default all")
+    ap.add_argument("--also", action="append", default=[], metavar="NAME=PTSUITE",
+                    help="another ptsuite binary to alternate with (A/B of two builds)")
+    ap.add_argument("--runs", type=int, default=1, help="whole runs of the bench (default 1)")
+    ap.add_argument("--every", type=float, default=60, metavar="MINUTES",
+                    help="with --runs: each run starts this long after the previous one started (default 60)")
+    args = ap.parse_args()
+    results = []
+    for run in range(args.runs):
+        if run:
+            wait = t_start + 60 * args.every - time.monotonic()
+            if wait > 0:
+                print(f"\nnext run in {wait / 60:.1f} min", flush=True)
+                time.sleep(wait)
+            print()
+        t_start = time.monotonic()
+        results.append(bench_once(args))
+    if args.runs > 1:
+        sys.exit(0 if print_ranges(results) else 1)
 
 
 if __name__ == "__main__":
