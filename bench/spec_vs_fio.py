@@ -291,6 +291,8 @@ def main():
     ap.add_argument("--every", type=float, default=60, metavar="MINUTES",
                     help="with --runs: each run starts this long after the previous one started (default 60)")
     args = ap.parse_args()
+    if args.runs < 1 or args.every < 0:
+        ap.error("--runs takes 1 or more, --every 0 or more minutes")  # exit 2
     results = []
     for run in range(args.runs):
         if run:
