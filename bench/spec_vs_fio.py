@@ -269,8 +269,8 @@ def print_ranges(results):
           "within-repetition median, ptsuite / fio-peer:")
     print("| case | IOPS x | CPU/IO x | device us x at equal in flight | runs meeting |")
     print("|---|---|---|---|---|")
-    for i, (name, *_rest) in enumerate(results[0][1]):
-        col = [rows[i] for _, rows in results]
+    for i, first in enumerate(results[0][1]):
+        name, col = first[0], [rows[i] for _, rows in results]
         span = lambda k: f"{min(r[k] for r in col):.2f}–{max(r[k] for r in col):.2f}"
         print(f"| {name} | {span(1)} | {span(2)} | {span(3)} | {sum(r[4] for r in col)} of {len(col)} |")
     every = sum(all(r[4] for r in rows) for _, rows in results)
