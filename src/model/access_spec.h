@@ -42,7 +42,10 @@ inline constexpr uint64_t kAutoPollBudgetNs = 1'000'000;
 /// next completion is usually microseconds away, and a thread that polls that long keeps its
 /// CPU from halting between completions (a halted vCPU is woken by an IPI), while a longer
 /// poll would hold the CPU the completion side needs. Measured per cell (completion_probe.h).
-inline constexpr uint64_t kDepthSpinNs = 10'000;
+/// 2 µs: the spin pays where a completion is that close; a longer one burns its budget in
+/// the gaps and meets fio-peer's IOPS and CPU per I/O together in fewer rounds (issue #28;
+/// the sweep in docs/performance.md, "Not settled").
+inline constexpr uint64_t kDepthSpinNs = 2'000;
 /// The low-depth completion poll budget unless a definition or the operator sets one.
 inline constexpr uint64_t kDefaultPollBudgetNs = kPollBudgetAuto;
 inline constexpr uint64_t kMaxPollBudgetUs = 1'000'000;  ///< the largest budget accepted: 1 s
