@@ -11,9 +11,9 @@
 // Above low depth the same question is asked at the cell's own depth (probe_depth_wait): a
 // short spin (model::kDepthSpinNs) before sleeping spares the worker's CPU the halt and the
 // IPI that wakes it for each completion, but holds a CPU the completion side may need. On a
-// loop device over /dev/shm on this project's 2-vCPU VM the spin read 1.45x fio's IOPS at
-// QD 8 and 0.94x at QD 32, where sleeping read 0.94x and 1.04x (docs/performance.md): which
-// one wins depends on the depth and the host, so it is measured, not set.
+// loop device over /dev/shm on this project's 2-vCPU VM the spin has paid at QD 8 and not at
+// QD 32 (docs/performance.md, "Engine against fio"): which one wins depends on the depth and
+// the host, so it is measured, not set.
 // A template over the io_loop.h Queue concept, so the unit tests drive it on a fake device.
 // May use: engine (std only beyond that).
 #pragma once
