@@ -525,11 +525,11 @@ CompletionProbe depth_probe_on(FakeDevice& dev) {
 }
 
 TEST(CompletionProbe, AtDepthSpinsWhereASleepingWaitPaysAWakeUp) {
-  // QD 8 of reads taking 10-130 µs, so completions arrive a few µs apart; a sleeping wait
-  // returns 40 µs after the completion (a halted vCPU's wake-up): spinning up to 10 µs mostly
-  // sees the next one without it.
+  // QD 8 of reads each taking a quarter to three quarters of model::kDepthSpinNs (scattered),
+  // so the next completion is inside the spin's reach; a sleeping wait returns 40 µs after
+  // the completion (a halted vCPU's wake-up): spinning sees the next one without it.
   FakeDevice dev;
-  dev.latency = scattered;
+  dev.latency = [](uint64_t k) { return model::kDepthSpinNs / 4 + (k * 7919 % 13) * model::kDepthSpinNs / 24; };
   dev.wake_ns = 40'000;
   const CompletionProbe p = depth_probe_on(dev);
   ASSERT_TRUE(p.ok);
