@@ -284,6 +284,12 @@ std::vector<std::string> check_spec_for_target(const model::AccessSpec& spec, ui
 }
 
 const std::vector<AccessOptionHelp>& access_option_flags() {
+  // The auto budget's two limits, from the constants the engine uses.
+  static const std::string poll_budget_help =
+      "at TC x QD <= 4: poll for each completion up to US microseconds before sleeping (0: never poll, "
+      "at any depth; auto: measured before the cell, polling only where it was faster: at TC x QD <= 4 "
+      "up to " + std::to_string(model::kAutoPollBudgetNs / 1000) + " us, above it up to " +
+      std::to_string(model::kDepthSpinNs / 1000) + " us)";
   static const std::vector<AccessOptionHelp> flags = {
       {"--rw", "PATTERN", "read, write, rw, randread, randwrite, randrw; trim, randtrim: deallocate instead of writing (fio's trim)", "randread"},
       {"--read-pct", "N", "share of reads for rw and randrw, 0..100", "50"},
@@ -299,11 +305,7 @@ const std::vector<AccessOptionHelp>& access_option_flags() {
        "50/5:30/15:20/80 (fio's zoned; each sum is 100)",
        "none: uniform"},
       {"--rate-iops", "N", "pace all threads together to N IOPS (0: unthrottled)", "0"},
-      {"--poll-budget", "US",
-       "at TC x QD <= 4: poll for each completion up to US microseconds before sleeping (0: never poll, "
-       "at any depth; auto: measured before the cell, polling only where it was faster: at TC x QD <= 4 "
-       "up to 1000 us, above it up to 10 us)",
-       "auto"},
+      {"--poll-budget", "US", poll_budget_help.c_str(), "auto"},
       {"--seed", "N", "random seed (0: a fresh one, printed with the result)", "0"},
       {"--size", "SIZE", "create a missing file target with this size (e.g. 1g)", "none"},
   };
