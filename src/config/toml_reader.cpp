@@ -243,8 +243,9 @@ std::optional<std::vector<uint32_t>> TableReader::counts(std::string_view key, i
   std::vector<uint32_t> out;
   bool good = true;
   for (const auto& e : *a) {
-    const auto v = e.value<int64_t>();
-    if (!e.is_integer() || *v < lo || *v > hi) {
+    // A float node is never converted (toml++ casts it to an integer: undefined beyond the range).
+    const auto v = e.is_integer() ? e.value<int64_t>() : std::nullopt;
+    if (!v || *v < lo || *v > hi) {
       p_.add(line_of(e), where_ + " " + std::string(key) + " values must be integers from " + std::to_string(lo) +
                              " to " + std::to_string(hi));
       good = false;

@@ -123,11 +123,20 @@ TEST(Definitions, PollBudgetIsAutoOrMicroseconds) {
   auto us = parse("250");
   ASSERT_TRUE(us.ok()) << us.error().message();
   EXPECT_EQ(us.value().poll_budget_ns, 250'000u);
-  for (const char* bad : {"-1", "\"fast\"", "1.5", "100000000"}) {
+  for (const char* bad : {"-1", "\"fast\"", "1.5", "100000000", "1e308", "-inf"}) {
     auto p = problems(std::string(kGood) + "\n[engine]\npoll_budget_us = " + bad + "\n");
     ASSERT_EQ(p.size(), 1u) << bad << ": " << testing::PrintToString(p);
     EXPECT_TRUE(has(p, "[engine] poll_budget_us must be \"auto\" or a whole number of microseconds")) << p[0];
     EXPECT_TRUE(p[0].rfind("x.toml:", 0) == 0) << p[0];
+  }
+}
+
+TEST(Definitions, AFloatWhereAnIntegerBelongsIsRefusedNotConverted) {
+  // 1e308 is past every integer type: converting it would be undefined (the fuzzer found it).
+  for (const char* bad : {"1e308", "-1e308", "nan", "50.0"}) {
+    auto p = problems(replace(kGood, "rw_mix = [100, 0]", std::string("rw_mix = [100, ") + bad + "]"));
+    ASSERT_EQ(p.size(), 1u) << bad << ": " << testing::PrintToString(p);
+    EXPECT_TRUE(has(p, "[matrix] rw_mix values are read percentages, integers 0")) << p[0];
   }
 }
 

@@ -91,6 +91,15 @@ TEST(DirthDefinition, TimeScaleScalesThePhases) {
   EXPECT_TRUE(has_deviation(d, "time-scale"));
 }
 
+TEST(DirthDefinition, AFloatInTheGridIsRefusedNotConverted) {
+  // TableReader::counts: 1e308 is past every integer type; converting it would be undefined.
+  for (const char* bad : {"1e308", "-1e308", "8.0"}) {
+    const auto p = problems(replace(text_of("dirth.toml"), "queue_depths = [32, 16, 8, 6, 4, 2, 1]",
+                                    std::string("queue_depths = [32, ") + bad + ", 1]"));
+    EXPECT_TRUE(has(p, "queue_depths values must be integers from 1 to 65536")) << bad << ": " << testing::PrintToString(p);
+  }
+}
+
 TEST(DirthDefinition, TcOuterSweepOrder) {
   auto text = replace(text_of("dirth.toml"), "sweep_order = \"toio-descending\"", "sweep_order = \"tc-outer\"");
   auto d = config::parse_definition(text, kDir + "dirth.toml");
