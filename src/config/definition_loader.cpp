@@ -126,7 +126,7 @@ void read_engine(TableReader r, TestDefinition& d) {
   if (!node) return;
   if (node->is_string() && node->value_or(std::string{}) == "auto") {
     d.poll_budget_ns = model::kPollBudgetAuto;
-  } else if (const auto us = node->is_integer() ? node->value<int64_t>() : std::nullopt; us && *us >= 0 &&
+  } else if (const auto us = node->value_exact<int64_t>(); us && *us >= 0 &&
                                                       uint64_t(*us) <= model::kMaxPollBudgetUs) {
     d.poll_budget_ns = static_cast<uint64_t>(*us) * 1000;
   } else {
@@ -149,7 +149,7 @@ void read_matrix(TableReader r, TestDefinition& d) {
   }
   if (const toml::array* a = r.array("rw_mix", true)) {
     for (const auto& e : *a) {
-      const auto v = e.is_integer() ? e.value<int64_t>() : std::nullopt;  // a float is never cast
+      const auto v = e.value_exact<int64_t>();  // an integer node only: a float is never cast
       if (!v || *v < 0 || *v > 100) {
         r.problems().add(line_of(e), "[matrix] rw_mix values are read percentages, integers 0…100");
         continue;

@@ -42,7 +42,7 @@ std::optional<std::vector<uint32_t>> integers(TableReader& r, std::string_view k
   std::vector<uint32_t> out;
   bool ok = true;
   for (const auto& e : *a) {
-    const auto v = e.is_integer() ? e.value<int64_t>() : std::nullopt;  // a float is never cast
+    const auto v = e.value_exact<int64_t>();  // an integer node only: a float is never cast
     if (!v || *v < lo || *v > hi) {
       r.problems().add(line_of(e), r.where() + " " + std::string(key) + ": values are integers from " +
                                        std::to_string(lo) + " to " + std::to_string(hi));

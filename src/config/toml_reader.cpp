@@ -243,8 +243,8 @@ std::optional<std::vector<uint32_t>> TableReader::counts(std::string_view key, i
   std::vector<uint32_t> out;
   bool good = true;
   for (const auto& e : *a) {
-    // A float node is never converted (toml++ casts it to an integer: undefined beyond the range).
-    const auto v = e.is_integer() ? e.value<int64_t>() : std::nullopt;
+    // value_exact: an integer node only; toml++'s value<int64_t>() casts a float (undefined past the range).
+    const auto v = e.value_exact<int64_t>();
     if (!v || *v < lo || *v > hi) {
       p_.add(line_of(e), where_ + " " + std::string(key) + " values must be integers from " + std::to_string(lo) +
                              " to " + std::to_string(hi));
